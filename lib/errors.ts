@@ -1,0 +1,77 @@
+/** Every `code` an Error body from this project can carry, with the HTTP status it is sent with. */
+export const ERROR_CODES = {
+  bad_request: 400,
+  invalid_json: 400,
+  invalid_parameter: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  headers_too_large: 431,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+/** A machine-readable error code [spec 2, Error.code]. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One problem with one field of a request. */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** The wire shape of every error response [spec 2, 7]; `details` lists field problems of a 400. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  details?: ErrorDetail[];
+}
+
+/** Options of a PetstoreError beyond its code and message. */
+export interface PetstoreErrorOptions {
+  details?: ErrorDetail[];
+  cause?: unknown;
+}
+
+/** The one error class of the project: an expected failure with the spec's `code`, `message` and `status`. */
+export class PetstoreError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PetstoreError';
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.details = options.details;
+  }
+
+  /** The Error body for this error. */
+  toJSON(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message, status: this.status };
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+}
+
+const INTERNAL_ERROR_MESSAGE = 'The server failed to handle this request; the error has been logged.';
+
+/** Whether a thrown value is an unexpected failure (anything but a PetstoreError below 500), whose detail belongs in the log only. */
+export function isUnexpectedError(error: unknown): boolean {
+  return !(error instanceof PetstoreError) || error.status === 500;
+}
+
+/**
+ * Turns any thrown value into the Error body to send. PetstoreErrors keep their code and message;
+ * anything else becomes a generic `internal_error` whose detail never reaches the client.
+ */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof PetstoreError && error.code !== 'internal_error') return error.toJSON();
+  return { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE, status: ERROR_CODES.internal_error };
+}

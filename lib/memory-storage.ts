@@ -1,0 +1,30 @@
+import { PetIndex } from './pet-index.js';
+import type { NewPet, Pet, PetStorage, StorageListQuery } from './types.js';
+
+/** Builds the stored, frozen form of a pet: fields in the spec's order, `status` only when given. */
+export function freezePet(id: number, pet: NewPet): Pet {
+  const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
+  if (pet.status !== undefined) stored.status = pet.status;
+  return Object.freeze(stored);
+}
+
+/**
+ * The reference storage: pets in process memory, lost on exit. Ids start at 1 and count up; an
+ * insert completes synchronously, so concurrent inserts can never be given the same id.
+ */
+export function createMemoryStorage(): PetStorage {
+  const index = new PetIndex();
+  return {
+    async insert(pet: NewPet): Promise<Pet> {
+      const stored = freezePet(index.lastId + 1, pet);
+      index.append(stored);
+      return stored;
+    },
+    async get(id: number): Promise<Pet | undefined> {
+      return index.get(id);
+    },
+    async list(query: StorageListQuery): Promise<Pet[]> {
+      return index.list(query);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { PetstoreError } from './errors.js';
+import { createMemoryStorage, freezePet } from './memory-storage.js';
+import type { ListPetsQuery, NewPet, Pet, PetPage, PetStorage, PetstoreApi } from './types.js';
+import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
+
+/** Options of createPetstore. */
+export interface PetstoreOptions {
+  /** Where pets are kept; defaults to a fresh in-memory storage. */
+  storage?: PetStorage;
+}
+
+/** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
+export interface Petstore extends PetstoreApi {
+  /** `listPets` plus the query of the following page, when more pets match (the HTTP `Link: rel="next"`). */
+  listPetsPage(query?: ListPetsQuery): Promise<PetPage>;
+  /** Flushes and closes the storage. */
+  close(): Promise<void>;
+}
+
+/** A storage returned something that breaks the id policy: a defect in the storage, not in the request. */
+function storageDefect(message: string): PetstoreError {
+  return new PetstoreError('internal_error', `Storage defect: ${message}`);
+}
+
+/** The pet as the engine hands it out: frozen, so no caller can change what the store holds. */
+function sealed(pet: Pet): Pet {
+  return Object.isFrozen(pet) ? pet : freezePet(pet.id, pet);
+}
+
+function checkAssignedId(pet: Pet): Pet {
+  if (!(Number.isSafeInteger(pet.id) && pet.id > 0)) {
+    throw storageDefect(`insert returned id ${String(pet.id)}, not a positive safe integer`);
+  }
+  return pet;
+}
+
+/** Creates the engine over a storage (in-memory by default). */
+export function createPetstore(options: PetstoreOptions = {}): Petstore {
+  const storage = options.storage ?? createMemoryStorage();
+
+  async function listPetsPage(query?: ListPetsQuery): Promise<PetPage> {
+    const wanted = validateListQuery(query);
+    // One pet beyond the page tells whether a next page exists without a second query.
+    const found = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
+    const hasMore = found.length > wanted.limit;
+    const pets = (hasMore ? found.slice(0, wanted.limit) : found).map(sealed);
+    const last = pets.at(-1);
+    if (!hasMore || last === undefined) return { pets, next: undefined };
+    const next: NonNullable<PetPage['next']> = { limit: wanted.limit, after: last.id };
+    if (wanted.status !== undefined) next.status = wanted.status;
+    return { pets, next };
+  }
+
+  return {
+    listPetsPage,
+
+    /** listPets [spec 4.1]: ascending ids, `limit` clamped to 1..100 (default 20), optional `status` filter and `after` cursor. */
+    async listPets(query?: ListPetsQuery): Promise<Pet[]> {
+      return (await listPetsPage(query)).pets;
+    },
+
+    /** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
+    async createPet(input: unknown): Promise<Pet> {
+      const pet: NewPet = validateNewPet(input);
+      return sealed(checkAssignedId(await storage.insert(pet)));
+    },
+
+    /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
+    async getPet(id: number): Promise<Pet> {
+      const wanted = validatePetId(id);
+      const pet = Number.isSafeInteger(wanted) && wanted > 0 ? await storage.get(wanted) : undefined;
+      if (pet === undefined) throw new PetstoreError('not_found', `Pet ${wanted} was not found`);
+      return sealed(pet);
+    },
+
+    async close(): Promise<void> {
+      await storage.close?.();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { runStorageContract } from './storage-contract.js';
+export type { StorageContractOptions } from './storage-contract.js';
