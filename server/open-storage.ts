@@ -1,0 +1,23 @@
+import { createMemoryStorage, PetstoreError } from '../lib/index.js';
+import type { PetStorage } from '../lib/index.js';
+
+/** Which storage the standalone server runs on, as read from its configuration. */
+export interface StorageConfig {
+  /** Path of the durable data file (`PETSTORE_DATA`); unset means in-memory. */
+  dataFile?: string;
+  /** PostgreSQL connection URL (`PETSTORE_DATABASE_URL`). */
+  databaseUrl?: string;
+  /** Where operational notes go (recovery reports and the like); the server passes stderr. */
+  log: (line: string) => void;
+}
+
+/** Opens the storage the configuration names; the in-memory storage when it names none. */
+export async function openStorage(config: StorageConfig): Promise<PetStorage> {
+  if (config.dataFile !== undefined) {
+    throw new PetstoreError('unavailable', 'PETSTORE_DATA is set, but this build has no durable file storage yet; unset it to run in memory');
+  }
+  if (config.databaseUrl !== undefined) {
+    throw new PetstoreError('unavailable', 'PETSTORE_DATABASE_URL is set, but this build has no PostgreSQL storage yet; unset it to run in memory');
+  }
+  return createMemoryStorage();
+}
