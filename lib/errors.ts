@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  expectation_failed: 417,
   payload_too_large: 413,
   unsupported_media_type: 415,
   headers_too_large: 431,

@@ -1,0 +1,43 @@
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { PetstoreError } from '../lib/index.js';
+
+/** The Error body for each failure Node's HTTP parser reports, by its error code. */
+function errorFor(code: string | undefined): PetstoreError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new PetstoreError('headers_too_large', 'The request headers are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new PetstoreError('request_timeout', 'The request was not received in time');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new PetstoreError('payload_too_large', 'The chunk extensions of the request body are too large');
+    default:
+      return new PetstoreError('bad_request', `The request is not valid HTTP/1.1${code === undefined ? '' : ` (${code})`}`);
+  }
+}
+
+/** The raw bytes of an Error response that closes the connection, for sockets Node's parser gave up on. */
+export function rawErrorResponse(error: PetstoreError): string {
+  const body = JSON.stringify(error.toJSON());
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n`
+    + 'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n'
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** The socket's in-flight response, if Node has started one (an internal field, read defensively). */
+function hasStartedResponse(socket: Socket): boolean {
+  const message: unknown = Reflect.get(socket, '_httpMessage');
+  return typeof message === 'object' && message !== null && Reflect.get(message, 'headersSent') === true;
+}
+
+/**
+ * The server's `clientError` listener: framing errors (400), oversize headers (431) and timeouts
+ * (408) get the Error body like every other error, unless part of a response was already written.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || hasStartedResponse(socket)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawErrorResponse(errorFor(error.code)));
+}

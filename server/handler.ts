@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PetstoreError } from '../lib/index.js';
+import type { Petstore } from '../lib/index.js';
+import { authError, createAuthenticator } from './auth.js';
+import { DEFAULT_BODY_LIMIT, PAYLOAD_TOO_LARGE_HEADERS, RequestAbortedError, UNSUPPORTED_MEDIA_TYPE_HEADERS, readJsonBody } from './body.js';
+import { PetJsonCache } from './pet-json.js';
+import { DECIMAL_INTEGER, parseListQuery } from './query.js';
+import { logToStderr, sendError, sendJson } from './responses.js';
+import type { HeaderList } from './responses.js';
+import { ALLOWED_METHODS, isAllowed, matchRoute } from './routes.js';
+import type { RouteMatch } from './routes.js';
+
+/** Default path prefix of the API [spec 1: both base addresses end in `/v1`]. */
+export const DEFAULT_BASE_PATH = '/v1';
+
+/** When `getPet` was deprecated (decided: 2026-01-01T00:00:00Z; the spec gives only the removal date). */
+export const GET_PET_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
+
+/** When `getPet` is removed [spec 4.3, 9: 5 December 2030], as an HTTP date. */
+export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5)).toUTCString();
+
+/** Options of createHandler. */
+export interface HandlerOptions {
+  /** The engine to serve. */
+  store: Petstore;
+  /** Accepted bearer tokens; at least one. Two during a key rotation. */
+  apiKeys: readonly string[];
+  /** Path prefix of the API; `''` when a host framework already strips its mount prefix. Default `/v1`. */
+  basePath?: string;
+  /** Largest request body in bytes. Default 65536. */
+  bodyLimit?: number;
+  /** Receives unexpected errors (answered as 500). Default: stderr. */
+  logError?: (error: unknown) => void;
+}
+
+/** A `node:http` request listener; `next` (Express/Connect style) receives requests outside the base path. */
+export type PetstoreHandler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+const CREATE_ACTION = 'Cannot create pet';
+
+/** A request whose `url` a host framework rewrote, keeping the original (Express, Connect). */
+function originalUrlOf(request: IncomingMessage): string | undefined {
+  const original: unknown = Reflect.get(request, 'originalUrl');
+  return typeof original === 'string' ? original : undefined;
+}
+
+/**
+ * Creates the request listener for the interface [spec 4, 5, 7]. Checks run in the order auth (401)
+ * → route (404) → method (405) → media type (415) → size (413) → JSON (400) → schema (400), so an
+ * unauthenticated request learns nothing and a client sees its most fundamental problem first.
+ */
+export function createHandler(options: HandlerOptions): PetstoreHandler {
+  const { store } = options;
+  const basePath = options.basePath ?? DEFAULT_BASE_PATH;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const logError = options.logError ?? logToStderr;
+  if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
+    throw new TypeError('createHandler: `basePath` must be empty or start with "/" and not end with "/"');
+  }
+  if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) throw new TypeError('createHandler: `bodyLimit` must be a positive integer');
+  const authenticate = createAuthenticator(options.apiKeys);
+  const json = new PetJsonCache();
+  const deprecationHeaders = (base: string): HeaderList => [
+    'Deprecation', `@${GET_PET_DEPRECATED_AT}`,
+    'Sunset', GET_PET_SUNSET,
+    'Link', `<${base}/pets>; rel="successor-version"`,
+  ];
+
+  /** The path prefix clients see, for `Location` and `Link`: the mount prefix of a host framework plus the base path. */
+  function publicBase(request: IncomingMessage): string {
+    const original = originalUrlOf(request);
+    const url = request.url ?? '';
+    if (original === undefined || original === url || !original.endsWith(url)) return basePath;
+    return original.slice(0, original.length - url.length) + basePath;
+  }
+
+  function fail(response: ServerResponse, error: unknown, headers?: HeaderList): void {
+    sendError(response, error, headers === undefined ? { logError } : { logError, headers });
+  }
+
+  async function listPets(request: IncomingMessage, response: ServerResponse, queryString: string): Promise<void> {
+    const page = await store.listPetsPage(parseListQuery(queryString));
+    const headers: string[] = [];
+    if (page.next !== undefined) {
+      const status = page.next.status === undefined ? '' : `&status=${page.next.status}`;
+      // RFC 8288: the next page; the body stays the spec's plain array [spec 4.1].
+      headers.push('Link', `<${publicBase(request)}/pets?limit=${page.next.limit}&after=${page.next.after}${status}>; rel="next"`);
+    }
+    sendJson(response, 200, json.pets(page.pets), headers);
+  }
+
+  async function createPet(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let body: unknown;
+    try {
+      body = await readJsonBody(request, { limit: bodyLimit, action: CREATE_ACTION });
+    } catch (error) {
+      if (error instanceof RequestAbortedError) return;
+      if (error instanceof PetstoreError && error.code === 'unsupported_media_type') return fail(response, error, UNSUPPORTED_MEDIA_TYPE_HEADERS);
+      if (error instanceof PetstoreError && error.code === 'payload_too_large') return fail(response, error, PAYLOAD_TOO_LARGE_HEADERS);
+      throw error;
+    }
+    const pet = await store.createPet(body);
+    sendJson(response, 201, json.pet(pet), ['Location', `${publicBase(request)}/pets/${pet.id}`]);
+  }
+
+  async function getPet(request: IncomingMessage, response: ServerResponse, rawId: string): Promise<void> {
+    // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
+    const headers = deprecationHeaders(publicBase(request));
+    try {
+      if (!DECIMAL_INTEGER.test(rawId)) {
+        throw new PetstoreError('invalid_parameter', `Cannot get pet: \`petId\` must be a decimal integer, not ${JSON.stringify(rawId.slice(0, 50))}`);
+      }
+      const pet = await store.getPet(Number(rawId));
+      sendJson(response, 200, json.pet(pet), headers);
+    } catch (error) {
+      fail(response, error, headers);
+    }
+  }
+
+  async function dispatch(request: IncomingMessage, response: ServerResponse, route: RouteMatch, queryString: string): Promise<void> {
+    const method = request.method;
+    if (route.name === 'pet') return getPet(request, response, route.petId);
+    if (method === 'POST') return createPet(request, response);
+    return listPets(request, response, queryString);
+  }
+
+  return function handlePetstore(request, response, next) {
+    try {
+      const url = request.url ?? '/';
+      const queryStart = url.indexOf('?');
+      const path = queryStart === -1 ? url : url.slice(0, queryStart);
+      if (!path.startsWith(basePath) || (path.length > basePath.length && path.charCodeAt(basePath.length) !== 47)) {
+        if (next !== undefined) return next();
+        return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}; the API lives under ${basePath}`));
+      }
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400, before anything else is looked at.
+      if (request.headers.host === undefined && request.httpVersion === '1.1') {
+        return fail(response, new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'));
+      }
+      const route = matchRoute(path.slice(basePath.length));
+      const method = request.method ?? 'GET';
+      if (method === 'OPTIONS' && route !== undefined) {
+        // Answered without a key: the allowed methods of a public interface reveal nothing.
+        response.writeHead(204, ['Allow', ALLOWED_METHODS[route.name]]);
+        return void response.end();
+      }
+      const verdict = authenticate(request.headers.authorization);
+      if (verdict !== 'accepted') {
+        const { error, headers } = authError(verdict);
+        return fail(response, error, headers);
+      }
+      if (route === undefined) return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));
+      if (!isAllowed(route.name, method)) {
+        return fail(response, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${ALLOWED_METHODS[route.name]}`), ['Allow', ALLOWED_METHODS[route.name]]);
+      }
+      dispatch(request, response, route, queryStart === -1 ? '' : url.slice(queryStart + 1)).catch((error: unknown) => fail(response, error));
+    } catch (error) {
+      fail(response, error);
+    }
+  };
+}

@@ -1,0 +1,12 @@
+export { createHandler, DEFAULT_BASE_PATH, GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from './handler.js';
+export type { HandlerOptions, PetstoreHandler } from './handler.js';
+export { createAuthenticator, authError } from './auth.js';
+export type { AuthVerdict } from './auth.js';
+export { DEFAULT_BODY_LIMIT, isJsonMediaType, readJsonBody, RequestAbortedError } from './body.js';
+export type { ReadJsonBodyOptions } from './body.js';
+export { JSON_HEADERS, sendError, sendJson } from './responses.js';
+export type { HeaderList, SendErrorOptions } from './responses.js';
+export {
+  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SOCKET_TIMEOUT, startServer,
+} from './start-server.js';
+export type { RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';

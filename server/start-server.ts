@@ -1,0 +1,147 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PetstoreError } from '../lib/index.js';
+import { logAccess } from './access-log.js';
+import { handleClientError } from './client-error.js';
+import { createHandler, DEFAULT_BASE_PATH } from './handler.js';
+import type { HandlerOptions } from './handler.js';
+import { logToStderr, sendError, sendJson } from './responses.js';
+
+/** Time a client has to send its request headers (ms); slower clients get a 408 and are cut off. */
+export const HEADERS_TIMEOUT = 10_000;
+/** Time a client has to send its whole request (ms). */
+export const REQUEST_TIMEOUT = 30_000;
+/** Time an idle keep-alive connection is kept open between requests (ms). */
+export const KEEP_ALIVE_TIMEOUT = 5_000;
+/** How often Node checks the two timeouts above (ms); they are enforced only at these checks. */
+export const CONNECTIONS_CHECKING_INTERVAL = 1_000;
+/** Time a socket may make no progress at all, e.g. a client that stops reading its response (ms). */
+export const SOCKET_TIMEOUT = 30_000;
+/** Time in-flight requests get to finish after shutdown starts, before their connections are cut (ms). */
+export const SHUTDOWN_DEADLINE = 10_000;
+
+/** Options of startServer: the handler's options plus where to listen and how to operate. */
+export interface StartServerOptions extends HandlerOptions {
+  /** TCP port; 0 picks a free one. Default 8080. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Receives one JSON line per request when given; off by default. */
+  accessLog?: (line: string) => void;
+  /** Time in-flight requests get at shutdown (ms). Default 10000. */
+  shutdownDeadline?: number;
+  /** Overrides of the timeouts above (ms), mainly so tests need not wait for the production values. */
+  timeouts?: Partial<ServerTimeouts>;
+}
+
+/** The server's timeouts, in milliseconds. */
+export interface ServerTimeouts {
+  headers: number;
+  request: number;
+  keepAlive: number;
+  socket: number;
+  connectionsCheckingInterval: number;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL of the API, base path included, e.g. `http://127.0.0.1:8080/v1`. */
+  url: string;
+  /** The underlying `node:http` server. */
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish (cut at the deadline), then closes the store. */
+  close(): Promise<void>;
+}
+
+const HEALTH_PATH = '/healthz';
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+function hostForUrl(address: AddressInfo): string {
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}
+
+/**
+ * Starts the standalone server: the handler plus `/healthz`, deliberate timeouts, Error bodies for
+ * what Node's parser rejects, and graceful shutdown.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const handler = createHandler(options);
+  const logError = options.logError ?? logToStderr;
+  const accessLog = options.accessLog;
+  const shutdownDeadline = options.shutdownDeadline ?? SHUTDOWN_DEADLINE;
+  const inFlight = new Set<ServerResponse>();
+  let isClosing = false;
+
+  function listener(request: IncomingMessage, response: ServerResponse): void {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+    // While shutting down, every answer tells the client to open a new connection elsewhere.
+    if (isClosing) response.shouldKeepAlive = false;
+    if (accessLog !== undefined) logAccess(request, response, accessLog);
+    const url = request.url ?? '';
+    if (url === HEALTH_PATH || url.startsWith(`${HEALTH_PATH}?`)) {
+      if (request.method === 'GET' || request.method === 'HEAD') return sendJson(response, 200, HEALTHY);
+      return sendError(response, new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: GET, HEAD`), { headers: ['Allow', 'GET, HEAD'] });
+    }
+    handler(request, response);
+  }
+
+  const timeouts: ServerTimeouts = {
+    headers: HEADERS_TIMEOUT,
+    request: REQUEST_TIMEOUT,
+    keepAlive: KEEP_ALIVE_TIMEOUT,
+    socket: SOCKET_TIMEOUT,
+    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL,
+    ...options.timeouts,
+  };
+  const server = createServer({
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+    // The handler answers a missing Host itself, with the Error body instead of Node's empty 400.
+    requireHostHeader: false,
+  }, listener);
+  server.keepAliveTimeout = timeouts.keepAlive;
+  server.setTimeout(timeouts.socket);
+  server.on('clientError', handleClientError);
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    sendError(response, new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`), { logError });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${hostForUrl(address)}:${address.port}${options.basePath ?? DEFAULT_BASE_PATH}`;
+
+  let closing: Promise<void> | undefined;
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      isClosing = true;
+      for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let deadline: NodeJS.Timeout | undefined;
+      const cut = new Promise<void>((resolve) => {
+        deadline = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, shutdownDeadline);
+        deadline.unref();
+      });
+      await Promise.race([closed, cut]);
+      clearTimeout(deadline);
+      await closed;
+      await options.store.close();
+    })();
+    return closing;
+  }
+
+  return { url, server, close };
+}
