@@ -7,3 +7,5 @@ export { createPetstore } from './petstore.js';
 export type { Petstore, PetstoreOptions } from './petstore.js';
 export type { ListPetsQuery, NewPet, Pet, PetPage, PetStatus, PetStorage, PetstoreApi, StorageListQuery } from './types.js';
 export { clampLimit, isPetStatus, validateListQuery, validateNewPet, validatePetId } from './validate.js';
+export { createPostgresStorage } from './postgres-storage/index.js';
+export type { PostgresQuery, PostgresStorageOptions } from './postgres-storage/index.js';

@@ -1,0 +1,2 @@
+export { createPostgresStorage } from './storage.js';
+export type { PostgresQuery, PostgresStorageOptions } from './storage.js';
