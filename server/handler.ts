@@ -44,6 +44,17 @@ function originalUrlOf(request: IncomingMessage): string | undefined {
   return typeof original === 'string' ? original : undefined;
 }
 
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
+/** The origin-form of a request target: RFC 9112 §3.2.2 has servers accept the absolute form too. */
+function requestTarget(url: string): string {
+  if (url.charCodeAt(0) === 47) return url;
+  const authority = ABSOLUTE_FORM.exec(url);
+  if (authority === null) return url;
+  const rest = url.slice(authority[0].length);
+  return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
+}
+
 /**
  * Creates the request listener for the interface [spec 4, 5, 7]. Checks run in the order auth (401)
  * → route (404) → method (405) → media type (415) → size (413) → JSON (400) → schema (400), so an
@@ -126,7 +137,7 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
 
   return function handlePetstore(request, response, next) {
     try {
-      const url = request.url ?? '/';
+      const url = requestTarget(request.url ?? '/');
       const queryStart = url.indexOf('?');
       const path = queryStart === -1 ? url : url.slice(0, queryStart);
       if (!path.startsWith(basePath) || (path.length > basePath.length && path.charCodeAt(basePath.length) !== 47)) {

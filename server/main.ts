@@ -65,8 +65,6 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<vo
     host,
     ...(env['PETSTORE_ACCESS_LOG'] === '1' ? { accessLog: (line: string) => void process.stdout.write(`${line}\n`) } : {}),
   });
-  if (isGenerated) log(`No PETSTORE_API_KEYS set: development key for this run only: ${apiKeys[0]}`);
-  process.stdout.write(`Petstore listening on ${running.url}\n`);
 
   let isStopping = false;
   const stop = (signal: string): void => {
@@ -83,6 +81,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<vo
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Announced only once the signal handlers are in place, so a supervisor may stop us right away.
+  if (isGenerated) log(`No PETSTORE_API_KEYS set: development key for this run only: ${apiKeys[0]}`);
+  process.stdout.write(`Petstore listening on ${running.url}\n`);
 }
 
 main(process.argv.slice(2), process.env).catch((error: unknown) => {

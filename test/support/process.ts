@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/** Root of the repository. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** A standalone server process started from server/main.ts. */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Base URL printed by the server, e.g. `http://127.0.0.1:41234/v1`. */
+  url: string;
+  origin: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+/** Runs server/main.ts through tsx with `env` added to a clean environment and `PORT=0`. */
+export function spawnServer(env: Record<string, string>, args: readonly string[] = []): ServerProcess & { ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'server', 'main.ts'), ...args], {
+    cwd: ROOT,
+    // NODE_V8_COVERAGE passes through so c8 measures the child as well.
+    env: { PATH: process.env['PATH'] ?? '', NODE_V8_COVERAGE: process.env['NODE_V8_COVERAGE'] ?? '', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
+  const result = {
+    child,
+    url: '',
+    origin: '',
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    ready: Promise.resolve(),
+  };
+  result.ready = new Promise<void>((ready, fail) => {
+    child.stdout?.on('data', (data: Buffer) => {
+      stdout += data.toString('utf8');
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1] !== undefined && result.url === '') {
+        result.url = match[1];
+        result.origin = new URL(match[1]).origin;
+        ready();
+      }
+    });
+    child.stderr?.on('data', (data: Buffer) => {
+      stderr += data.toString('utf8');
+    });
+    exited.then((code) => fail(new Error(`server exited with ${code} before listening: ${stderr}`)));
+  });
+  return result;
+}
+
+/** Runs server/main.ts to completion (for --help and configuration errors). */
+export async function runMain(env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const server = spawnServer(env, args);
+  server.ready.catch(() => {});
+  const code = await server.exited;
+  return { code, stdout: server.stdout(), stderr: server.stderr() };
+}
