@@ -1,5 +1,6 @@
 import { createMemoryStorage, PetstoreError } from '../lib/index.js';
 import type { PetStorage } from '../lib/index.js';
+import { openPostgresStorage } from './open-postgres-storage.js';
 
 /** Which storage the standalone server runs on, as read from its configuration. */
 export interface StorageConfig {
@@ -16,8 +17,6 @@ export async function openStorage(config: StorageConfig): Promise<PetStorage> {
   if (config.dataFile !== undefined) {
     throw new PetstoreError('unavailable', 'PETSTORE_DATA is set, but this build has no durable file storage yet; unset it to run in memory');
   }
-  if (config.databaseUrl !== undefined) {
-    throw new PetstoreError('unavailable', 'PETSTORE_DATABASE_URL is set, but this build has no PostgreSQL storage yet; unset it to run in memory');
-  }
+  if (config.databaseUrl !== undefined) return openPostgresStorage({ databaseUrl: config.databaseUrl, log: config.log });
   return createMemoryStorage();
 }
