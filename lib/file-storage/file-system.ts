@@ -1,0 +1,71 @@
+import { constants } from 'node:fs';
+import { copyFile, link, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+
+/** An open file as the file storage uses it: positional reads and writes, syncs, truncation. */
+export interface StorageFile {
+  /** Reads up to `length` bytes at `position` into `buffer` at `offset`; resolves with the count read. */
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /** Writes `length` bytes of `buffer` from `offset` at `position`; resolves with the count written (possibly fewer). */
+  write(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /** fdatasync: the data and the size are on stable storage. */
+  datasync(): Promise<void>;
+  /** fsync: data and all metadata are on stable storage (also used on directories). */
+  sync(): Promise<void>;
+  /** Cuts the file to `length` bytes. */
+  truncate(length: number): Promise<void>;
+  /** The file's current size in bytes. */
+  size(): Promise<number>;
+  /** Closes the file. */
+  close(): Promise<void>;
+}
+
+/** The file-system calls of the file storage, injectable so tests can simulate full disks and I/O errors. */
+export interface StorageFileSystem {
+  /** Opens `path` with Node's string `flags` (`r`, `r+`, `w`, `wx`). */
+  open(path: string, flags: string): Promise<StorageFile>;
+  /** The whole content of a small file. */
+  readFile(path: string): Promise<Buffer>;
+  /** Creates a file that must not exist yet, with this content. */
+  writeNewFile(path: string, data: string): Promise<void>;
+  /** Creates a hard link `newPath` to `existingPath`; fails with EEXIST when `newPath` exists. */
+  link(existingPath: string, newPath: string): Promise<void>;
+  /** Atomically replaces `newPath` by `oldPath`. */
+  rename(oldPath: string, newPath: string): Promise<void>;
+  /** Removes a file. */
+  unlink(path: string): Promise<void>;
+  /** Copies a file to a path that must not exist yet. */
+  copyNewFile(source: string, destination: string): Promise<void>;
+}
+
+/** The real file system, through node:fs/promises. */
+export const nodeFileSystem: StorageFileSystem = {
+  async open(path, flags) {
+    const handle = await open(path, flags);
+    return {
+      read: async (buffer, offset, length, position) => (await handle.read(buffer, offset, length, position)).bytesRead,
+      write: async (buffer, offset, length, position) => (await handle.write(buffer, offset, length, position)).bytesWritten,
+      datasync: () => handle.datasync(),
+      sync: () => handle.sync(),
+      truncate: (length) => handle.truncate(length),
+      size: async () => (await handle.stat()).size,
+      close: () => handle.close(),
+    };
+  },
+  readFile: (path) => readFile(path),
+  writeNewFile: (path, data) => writeFile(path, data, { flag: 'wx' }),
+  link: (existingPath, newPath) => link(existingPath, newPath),
+  rename: (oldPath, newPath) => rename(oldPath, newPath),
+  unlink: (path) => unlink(path),
+  copyNewFile: (source, destination) => copyFile(source, destination, constants.COPYFILE_EXCL),
+};
+
+/** The errno code of a failed file-system call (`ENOENT`, `ENOSPC`, …), or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** A short description of a thrown value for messages and the log. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
