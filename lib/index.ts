@@ -9,3 +9,5 @@ export type { ListPetsQuery, NewPet, Pet, PetPage, PetStatus, PetStorage, Petsto
 export { clampLimit, isPetStatus, validateListQuery, validateNewPet, validatePetId } from './validate.js';
 export { createPostgresStorage } from './postgres-storage/index.js';
 export type { PostgresQuery, PostgresStorageOptions } from './postgres-storage/index.js';
+export { createFileStorage, repairFile } from './file-storage/index.js';
+export type { Durability, FileStorage, FileStorageOptions, JournalStats, RepairOptions, RepairReport, StorageFile, StorageFileSystem } from './file-storage/index.js';

@@ -1,4 +1,4 @@
-import { createMemoryStorage, PetstoreError } from '../lib/index.js';
+import { createFileStorage, createMemoryStorage } from '../lib/index.js';
 import type { PetStorage } from '../lib/index.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 
@@ -14,9 +14,7 @@ export interface StorageConfig {
 
 /** Opens the storage the configuration names; the in-memory storage when it names none. */
 export async function openStorage(config: StorageConfig): Promise<PetStorage> {
-  if (config.dataFile !== undefined) {
-    throw new PetstoreError('unavailable', 'PETSTORE_DATA is set, but this build has no durable file storage yet; unset it to run in memory');
-  }
+  if (config.dataFile !== undefined) return createFileStorage(config.dataFile, { log: config.log });
   if (config.databaseUrl !== undefined) return openPostgresStorage({ databaseUrl: config.databaseUrl, log: config.log });
   return createMemoryStorage();
 }
