@@ -1,4 +1,7 @@
-export { DEFAULT_LIMIT, INTERFACE_VERSION, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, PET_STATUSES } from './constants.js';
+export {
+  DEFAULT_LIMIT, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, NEW_PET_FIELDS, PET_STATUSES,
+  REQUIRED_NEW_PET_FIELDS, VERSION_PATH,
+} from './constants.js';
 export { ERROR_CODES, PetstoreError, isUnexpectedError, toErrorBody } from './errors.js';
 export type { ErrorBody, ErrorCode, ErrorDetail, PetstoreErrorOptions } from './errors.js';
 export { createMemoryStorage } from './memory-storage.js';

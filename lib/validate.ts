@@ -1,9 +1,10 @@
-import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, MIN_LIMIT, DEFAULT_LIMIT, PET_STATUSES } from './constants.js';
+import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, MIN_LIMIT, DEFAULT_LIMIT, NEW_PET_FIELDS, PET_STATUSES } from './constants.js';
 import { PetstoreError } from './errors.js';
 import type { ErrorDetail } from './errors.js';
 import type { NewPet, PetStatus, StorageListQuery } from './types.js';
 
-const NEW_PET_FIELDS: ReadonlySet<string> = new Set(['name', 'categoryId', 'status']);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(NEW_PET_FIELDS);
+const FIELD_LIST = NEW_PET_FIELDS.map((field) => `\`${field}\``).join(', ');
 const STATUS_LIST = PET_STATUSES.map((status) => `\`${status}\``).join(', ');
 
 /** At most this many field problems are listed, so a body with 100k unknown keys yields a small answer. */
@@ -110,7 +111,7 @@ export function validateNewPet(input: unknown): NewPet {
     throw validationError(action, [{ field: '', message: 'The body could not be read as a JSON object' }]);
   }
   for (const key of keys) {
-    if (!NEW_PET_FIELDS.has(key)) details.push({ field: key, message: `\`${key}\` is not a field of NewPet (allowed: \`name\`, \`categoryId\`, \`status\`)` });
+    if (!KNOWN_FIELDS.has(key)) details.push({ field: key, message: `\`${key}\` is not a field of NewPet (allowed: ${FIELD_LIST})` });
   }
 
   const name = ownValue(input, 'name');

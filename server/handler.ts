@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PetstoreError } from '../lib/index.js';
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { authError, createAuthenticator } from './auth.js';
 import { DEFAULT_BODY_LIMIT, PAYLOAD_TOO_LARGE_HEADERS, RequestAbortedError, UNSUPPORTED_MEDIA_TYPE_HEADERS, readJsonBody } from './body.js';
@@ -11,13 +11,7 @@ import { ALLOWED_METHODS, isAllowed, matchRoute } from './routes.js';
 import type { RouteMatch } from './routes.js';
 
 /** Default path prefix of the API [spec 1: both base addresses end in `/v1`]. */
-export const DEFAULT_BASE_PATH = '/v1';
-
-/** When `getPet` was deprecated (decided: 2026-01-01T00:00:00Z; the spec gives only the removal date). */
-export const GET_PET_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
-
-/** When `getPet` is removed [spec 4.3, 9: 5 December 2030], as an HTTP date. */
-export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5)).toUTCString();
+export const DEFAULT_BASE_PATH = VERSION_PATH;
 
 /** Options of createHandler. */
 export interface HandlerOptions {

@@ -1,4 +1,6 @@
-export { createHandler, DEFAULT_BASE_PATH, GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from './handler.js';
+export { createHandler, DEFAULT_BASE_PATH } from './handler.js';
+// Spec facts that live in lib/constants.ts, re-exported where the HTTP interface used to define them.
+export { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../lib/index.js';
 export type { HandlerOptions, PetstoreHandler } from './handler.js';
 export { createAuthenticator, authError } from './auth.js';
 export type { AuthVerdict } from './auth.js';
