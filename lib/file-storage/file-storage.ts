@@ -10,7 +10,7 @@ import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordPro
 import { scanJournal } from './journal-scan.js';
 import type { ScanResult } from './journal-scan.js';
 import { JournalWriter } from './journal-writer.js';
-import type { Durability, JournalStats } from './journal-writer.js';
+import type { Durability, JournalStats } from './journal-types.js';
 import { acquireLock } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
 

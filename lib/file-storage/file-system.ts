@@ -4,9 +4,9 @@ import { copyFile, link, open, readFile, rename, unlink, writeFile } from 'node:
 /** An open file as the file storage uses it: positional reads and writes, syncs, truncation. */
 export interface StorageFile {
   /** Reads up to `length` bytes at `position` into `buffer` at `offset`; resolves with the count read. */
-  read(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number>;
   /** Writes `length` bytes of `buffer` from `offset` at `position`; resolves with the count written (possibly fewer). */
-  write(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<number>;
   /** fdatasync: the data and the size are on stable storage. */
   datasync(): Promise<void>;
   /** fsync: data and all metadata are on stable storage (also used on directories). */
@@ -19,12 +19,12 @@ export interface StorageFile {
   close(): Promise<void>;
 }
 
-/** The file-system calls of the file storage, injectable so tests can simulate full disks and I/O errors. */
+/** The file-system calls of the file storage (typed without Node's Buffer, so consumers need no @types/node), injectable so tests can simulate full disks and I/O errors. */
 export interface StorageFileSystem {
   /** Opens `path` with Node's string `flags` (`r`, `r+`, `w`, `wx`). */
   open(path: string, flags: string): Promise<StorageFile>;
   /** The whole content of a small file. */
-  readFile(path: string): Promise<Buffer>;
+  readFile(path: string): Promise<Uint8Array>;
   /** Creates a file that must not exist yet, with this content. */
   writeNewFile(path: string, data: string): Promise<void>;
   /** Creates a hard link `newPath` to `existingPath`; fails with EEXIST when `newPath` exists. */

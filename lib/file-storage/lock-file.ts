@@ -74,7 +74,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       }
       let content: string;
       try {
-        content = (await fileSystem.readFile(lockPath)).toString('utf8');
+        content = Buffer.from(await fileSystem.readFile(lockPath)).toString('utf8');
       } catch (error) {
         // The owner released the lock between our link and our read: try again.
         if (errorCode(error) === 'ENOENT' && attempt < MAX_ATTEMPTS) continue;
@@ -103,7 +103,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
 async function releaseLock(lockPath: string, token: string, fileSystem: StorageFileSystem): Promise<void> {
   heldTokens.delete(token);
   try {
-    if (parseOwner((await fileSystem.readFile(lockPath)).toString('utf8'))?.token !== token) return;
+    if (parseOwner(Buffer.from(await fileSystem.readFile(lockPath)).toString('utf8'))?.token !== token) return;
     await fileSystem.unlink(lockPath);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${lockPath}: ${describeError(error)}`, error);

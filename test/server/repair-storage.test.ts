@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -36,4 +36,15 @@ test('repairStorage() needs PETSTORE_DATA', async () => {
     assert.match(error.message, /--repair needs PETSTORE_DATA/);
     return true;
   });
+});
+
+test('repairStorage() reports a cut without reserved ids for a torn tail', async () => {
+  const dataFile = join(directory, 'torn.journal');
+  const storage = await createFileStorage(dataFile);
+  await storage.insert({ name: 'Whole', categoryId: 1 });
+  await storage.close();
+  const size = (await stat(dataFile)).size;
+  await appendFile(dataFile, Buffer.from([1, 2, 3]));
+  const line = await repairStorage({ dataFile, log: () => undefined });
+  assert.match(line, new RegExp(`: cut at byte offset ${size} \\(the record needs 8 bytes, but the file ends after 3\\), removing 3 bytes; 1 pets kept; the file as it was is in .*\\.bak$`));
 });

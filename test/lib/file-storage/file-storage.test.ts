@@ -288,6 +288,17 @@ describe('createFileStorage() file-system failures', () => {
     await rejection(() => createFileStorage(path, { fileSystem }), 'unavailable', /short read of the journal header/);
   });
 
+  test('createFileStorage() reports a short write of a new journal\'s header', async () => {
+    const path = await journalPath();
+    const fileSystem = hookedFileSystem(() => undefined);
+    const open = fileSystem.open;
+    fileSystem.open = async (target, flags) => {
+      const file = await open(target, flags);
+      return target.endsWith('.creating') ? { ...file, write: async () => 5 } : file;
+    };
+    await rejection(() => createFileStorage(path, { fileSystem }), 'unavailable', /creating it failed: short write of the journal header/);
+  });
+
   test('createFileStorage() reports a journal that ends before its size while being read', async () => {
     const path = await journalPath();
     await journalWith(path, 3);

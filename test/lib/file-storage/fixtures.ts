@@ -48,7 +48,7 @@ export function hookedFileSystem(hook: Hook, replaceWrite?: StorageFile['write']
     return {
       read: async (...args) => (await hook('read', path), file.read(...args)),
       write: async (buffer, offset, length, position) => {
-        await hook('write', path, buffer.subarray(offset, offset + length));
+        await hook('write', path, Buffer.from(buffer.buffer, buffer.byteOffset + offset, length));
         return (replaceWrite ?? file.write)(buffer, offset, length, position);
       },
       datasync: async () => (await hook('datasync', path), file.datasync()),
