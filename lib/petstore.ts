@@ -41,9 +41,10 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
   async function listPetsPage(query?: ListPetsQuery): Promise<PetPage> {
     const wanted = validateListQuery(query);
     // One pet beyond the page tells whether a next page exists without a second query.
-    const found = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
-    const hasMore = found.length > wanted.limit;
-    const pets = (hasMore ? found.slice(0, wanted.limit) : found).map(sealed);
+    const pets = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
+    const hasMore = pets.length > wanted.limit;
+    if (hasMore) pets.length = wanted.limit;
+    for (let index = 0; index < pets.length; index++) pets[index] = sealed(pets[index] as Pet);
     const last = pets.at(-1);
     if (!hasMore || last === undefined) return { pets, next: undefined };
     const next: NonNullable<PetPage['next']> = { limit: wanted.limit, after: last.id };

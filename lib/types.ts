@@ -52,7 +52,7 @@ export interface PetStorage {
   insert(pet: NewPet): Promise<Pet>;
   /** The pet with this id, or undefined. */
   get(id: number): Promise<Pet | undefined>;
-  /** Pets matching the query in ascending id order; shaped so an index answers it in O(limit + log n). */
+  /** Pets matching the query in ascending id order, in a new array the caller may change; shaped so an index answers it in O(limit + log n). */
   list(query: StorageListQuery): Promise<Pet[]>;
   /** Flushes and releases resources; optional. */
   close?(): Promise<void>;

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { PetstoreError } from '../lib/index.js';
+import { prepareError } from './responses.js';
+import type { PreparedReply } from './responses.js';
 
 /** Realm named in every `WWW-Authenticate` challenge. */
 const REALM = 'petstore';
@@ -65,3 +67,9 @@ export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): { error: P
     ? { error: new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`'), headers: MISSING_CREDENTIAL_HEADERS }
     : { error: new PetstoreError('unauthorized', 'The bearer token is not a valid API key'), headers: INVALID_TOKEN_HEADERS };
 }
+
+/** The two 401 answers, serialised once: they are the most frequent answers under attack or misconfiguration. */
+export const UNAUTHORIZED_REPLIES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, PreparedReply>> = {
+  missing: prepareError(authError('missing').error, MISSING_CREDENTIAL_HEADERS),
+  invalid: prepareError(authError('invalid').error, INVALID_TOKEN_HEADERS),
+};

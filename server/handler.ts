@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
-import { authError, createAuthenticator } from './auth.js';
+import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
 import { DEFAULT_BODY_LIMIT, PAYLOAD_TOO_LARGE_HEADERS, RequestAbortedError, UNSUPPORTED_MEDIA_TYPE_HEADERS, readJsonBody } from './body.js';
 import { PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
-import { logToStderr, sendError, sendJson } from './responses.js';
+import { logToStderr, sendError, sendJson, sendPrepared } from './responses.js';
 import type { HeaderList } from './responses.js';
 import { ALLOWED_METHODS, isAllowed, matchRoute } from './routes.js';
 import type { RouteMatch } from './routes.js';
@@ -70,6 +70,7 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
     'Sunset', GET_PET_SUNSET,
     'Link', `<${base}/pets>; rel="successor-version"`,
   ];
+  const defaultDeprecationHeaders = deprecationHeaders(basePath);
 
   /** The path prefix clients see, for `Location` and `Link`: the mount prefix of a host framework plus the base path. */
   function publicBase(request: IncomingMessage): string {
@@ -110,7 +111,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
 
   async function getPet(request: IncomingMessage, response: ServerResponse, rawId: string): Promise<void> {
     // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
-    const headers = deprecationHeaders(publicBase(request));
+    const base = publicBase(request);
+    const headers = base === basePath ? defaultDeprecationHeaders : deprecationHeaders(base);
     try {
       if (!DECIMAL_INTEGER.test(rawId)) {
         throw new PetstoreError('invalid_parameter', `Cannot get pet: \`petId\` must be a decimal integer, not ${JSON.stringify(rawId.slice(0, 50))}`);
@@ -150,10 +152,7 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
         return void response.end();
       }
       const verdict = authenticate(request.headers.authorization);
-      if (verdict !== 'accepted') {
-        const { error, headers } = authError(verdict);
-        return fail(response, error, headers);
-      }
+      if (verdict !== 'accepted') return sendPrepared(response, UNAUTHORIZED_REPLIES[verdict]);
       if (route === undefined) return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));
       if (!isAllowed(route.name, method)) {
         return fail(response, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${ALLOWED_METHODS[route.name]}`), ['Allow', ALLOWED_METHODS[route.name]]);

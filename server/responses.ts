@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isUnexpectedError, toErrorBody } from '../lib/index.js';
+import type { PetstoreError } from '../lib/index.js';
 
 /** Headers every JSON response carries: the media type, no caching of API answers, no MIME sniffing. */
 export const JSON_HEADERS: readonly string[] = [
@@ -15,8 +16,27 @@ const NO_HEADERS: HeaderList = [];
 
 /** Sends a JSON text with the common headers; for HEAD requests Node drops the body but keeps Content-Length. */
 export function sendJson(response: ServerResponse, status: number, json: string, headers: HeaderList = NO_HEADERS): void {
-  response.writeHead(status, [...JSON_HEADERS, ...headers, 'Content-Length', String(Buffer.byteLength(json))]);
+  response.writeHead(status, JSON_HEADERS.concat(headers, 'Content-Length', String(Buffer.byteLength(json))));
   response.end(json);
+}
+
+/** A response whose status, headers and body never change, serialised once. */
+export interface PreparedReply {
+  readonly status: number;
+  readonly headers: HeaderList;
+  readonly body: string;
+}
+
+/** Serialises an expected error once, for answers repeated on every request (the 401s). */
+export function prepareError(error: PetstoreError, headers: HeaderList = NO_HEADERS): PreparedReply {
+  const body = JSON.stringify(error.toJSON());
+  return { status: error.status, headers: JSON_HEADERS.concat(headers, 'Content-Length', String(Buffer.byteLength(body))), body };
+}
+
+/** Sends a prepared reply. */
+export function sendPrepared(response: ServerResponse, reply: PreparedReply): void {
+  response.writeHead(reply.status, reply.headers as string[]);
+  response.end(reply.body);
 }
 
 /** Options of sendError. */

@@ -149,6 +149,15 @@ export function runStorageContract(name: string, options: StorageContractOptions
         assert.deepEqual(seen, ids(pets));
       }));
 
+    test('list() returns a new array each time, which the caller may change', () =>
+      using(options, async (storage) => {
+        const pets = await insertMany(storage, 5);
+        const first = await storage.list({ status: undefined, after: 0, limit: 10 });
+        first.length = 1;
+        first.push(first[0] as Pet);
+        assert.deepEqual(ids(await storage.list({ status: undefined, after: 0, limit: 10 })), ids(pets));
+      }));
+
     test('list() on an empty storage returns an empty array', () =>
       using(options, async (storage) => {
         assert.deepEqual(await storage.list({ status: undefined, after: 0, limit: 20 }), []);
