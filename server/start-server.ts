@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PetstoreError } from '../lib/index.js';
 import { logAccess } from './access-log.js';
@@ -70,14 +70,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const logError = options.logError ?? logToStderr;
   const accessLog = options.accessLog;
   const shutdownDeadline = options.shutdownDeadline ?? SHUTDOWN_DEADLINE;
-  const inFlight = new Set<ServerResponse>();
-  let isClosing = false;
+  const shutdown = { isClosing: false };
+
+  /** Responses that, once shutdown has begun, tell the client to open its next connection elsewhere. */
+  class ShutdownAwareResponse extends ServerResponse {
+    override writeHead(statusCode: number, ...rest: unknown[]): this {
+      // Checked when the headers are written, so requests already in flight at shutdown get it too.
+      if (shutdown.isClosing) this.shouldKeepAlive = false;
+      return Reflect.apply(super.writeHead, this, [statusCode, ...rest]) as this;
+    }
+  }
 
   function listener(request: IncomingMessage, response: ServerResponse): void {
-    inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
-    // While shutting down, every answer tells the client to open a new connection elsewhere.
-    if (isClosing) response.shouldKeepAlive = false;
     if (accessLog !== undefined) logAccess(request, response, accessLog);
     const url = request.url ?? '';
     if (url === HEALTH_PATH || url.startsWith(`${HEALTH_PATH}?`)) {
@@ -96,6 +100,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...options.timeouts,
   };
   const server = createServer({
+    ServerResponse: ShutdownAwareResponse,
     headersTimeout: timeouts.headers,
     requestTimeout: timeouts.request,
     keepAliveTimeout: timeouts.keepAlive,
@@ -123,8 +128,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
     closing ??= (async () => {
-      isClosing = true;
-      for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+      shutdown.isClosing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let deadline: NodeJS.Timeout | undefined;
