@@ -120,7 +120,7 @@ export class JournalWriter {
   async #fail(cause: unknown, batch: readonly PendingRecord[]): Promise<void> {
     this.#failure = new PetstoreError('unavailable', WRITE_FAILED, { cause });
     const code = errorCode(cause);
-    this.#options.log(
+    this.#note(
       `petstore: writing ${this.#options.path} at byte ${this.#end} failed (${code ?? describeError(cause)}); `
       + 'the storage refuses writes until it is reopened',
     );
@@ -128,10 +128,19 @@ export class JournalWriter {
       // Best effort, so the rejected records do not come back on the next open.
       await this.#file.truncate(this.#end);
     } catch (error) {
-      this.#options.log(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${describeError(error)}); records of the failed batch may reappear when it is reopened`);
+      this.#note(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${describeError(error)}); records of the failed batch may reappear when it is reopened`);
     }
     const waiting = [...batch, ...this.#queue];
     this.#queue = [];
     for (const record of waiting) record.reject(this.#failure);
+  }
+
+  /** Logs without letting a throwing log function leave waiting records unsettled. */
+  #note(line: string): void {
+    try {
+      this.#options.log(line);
+    } catch {
+      // The failure itself still reaches every caller as their rejection.
+    }
   }
 }

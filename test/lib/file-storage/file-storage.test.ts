@@ -418,6 +418,18 @@ describe('FileStorage inserts and writes', () => {
     await storage.close();
   });
 
+  test('insert() still rejects every waiting insert when the log function throws', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path, {
+      log: () => { throw new Error('log is broken'); },
+      fileSystem: hookedFileSystem((operation, target) => {
+        if (operation === 'write' && target === path) throw fsError('EIO');
+      }),
+    });
+    await rejection(() => storage.insert(samplePet(1)), 'unavailable', /the pet was not stored/);
+    await storage.close();
+  });
+
   test('insert() logs that failed records may reappear when even the cut after a failure fails', async () => {
     const path = await journalPath();
     let isFailing = false;
