@@ -1,0 +1,273 @@
+/**
+ * File storage benchmark (issue 4): creates/s over HTTP with the file storage at concurrency 1, 16
+ * and 64 in `fsync` and `write` modes against the in-memory storage in the same run, the syncs per
+ * create, and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded
+ * in time.
+ *
+ *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--directory <dir>]
+ *
+ * Needs wrk (Debian: apt-get install wrk). Layout on a 2-core machine: each server is its own process
+ * pinned to core 0, wrk is pinned to core 1 (one thread, one connection per client). Each cell gets
+ * a fresh server on a fresh journal; the three storages alternate within a round, and the table
+ * shows the median over rounds. The journal directory defaults to the system temp dir: it must be
+ * on a real disk, since fdatasync on tmpfs costs nothing.
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs, promisify } from 'node:util';
+import { createFileStorage, createMemoryStorage, createPetstore } from '../lib/index.js';
+import type { FileStorage, JournalStats, PetStatus, PetStorage } from '../lib/index.js';
+import { startServer } from '../server/index.js';
+
+const run = promisify(execFile);
+const SCRIPT = resolve(import.meta.filename);
+const API_KEY = 'bench-file-storage-key';
+const CONCURRENCIES = [1, 16, 64] as const;
+const STORAGES = ['memory', 'fsync', 'write'] as const;
+type StorageName = (typeof STORAGES)[number];
+const WARMUP_SECONDS = 1;
+const BODY = '{"name":"bench pet","categoryId":7,"status":"available"}';
+
+/** Pins a command to one core when taskset exists (Linux). */
+async function pinned(core: number, command: readonly string[]): Promise<string[]> {
+  try {
+    await run('taskset', ['-c', String(core), 'true']);
+    return ['taskset', '-c', String(core), ...command];
+  } catch {
+    return [...command];
+  }
+}
+
+/** Server role: serves the named storage on an ephemeral port; answers `stats` and `stop` on stdin. */
+async function serve(storageName: StorageName, dataFile: string): Promise<void> {
+  const storage: PetStorage = storageName === 'memory'
+    ? createMemoryStorage()
+    : await createFileStorage(dataFile, { durability: storageName, log: (line) => void process.stderr.write(`${line}\n`) });
+  const running = await startServer({ store: createPetstore({ storage }), apiKeys: [API_KEY], port: 0, host: '127.0.0.1', logError: () => undefined });
+  process.stdout.write(`listening ${running.url}\n`);
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === 'stats') {
+      const stats = 'stats' in storage ? (storage as FileStorage).stats() : null;
+      process.stdout.write(`stats ${JSON.stringify(stats)}\n`);
+    }
+    if (line === 'stop') break;
+  }
+  await running.close();
+  process.exit(0);
+}
+
+/** Reopen role: opens the journal, prints the time it took and the heap it holds, closes it. */
+async function reopen(dataFile: string): Promise<void> {
+  const started = performance.now();
+  const storage = await createFileStorage(dataFile);
+  const milliseconds = performance.now() - started;
+  const heap = process.memoryUsage().heapUsed;
+  const last = await storage.list({ status: undefined, after: 0, limit: 1 });
+  await storage.close();
+  process.stdout.write(`reopened ${JSON.stringify({ milliseconds, heap, first: last[0]?.id ?? 0 })}\n`);
+}
+
+/** A benchmark server in its own process on core 0. */
+class BenchServer {
+  readonly #child: ChildProcess;
+  readonly #lines: AsyncIterator<string>;
+  url = '';
+
+  constructor(command: readonly string[]) {
+    this.#child = spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.#lines = createInterface({ input: this.#child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  }
+
+  static async start(storageName: StorageName, dataFile: string): Promise<BenchServer> {
+    const server = new BenchServer(await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--serve', storageName, dataFile]));
+    server.url = await server.#reply('listening ');
+    return server;
+  }
+
+  async #reply(prefix: string): Promise<string> {
+    const next = await this.#lines.next();
+    if (next.done === true || !String(next.value).startsWith(prefix)) throw new Error(`benchmark server said ${String(next.value)}`);
+    return String(next.value).slice(prefix.length);
+  }
+
+  async stats(): Promise<JournalStats | null> {
+    this.#child.stdin?.write('stats\n');
+    return JSON.parse(await this.#reply('stats ')) as JournalStats | null;
+  }
+
+  async stop(): Promise<void> {
+    const exited = once(this.#child, 'exit');
+    this.#child.stdin?.write('stop\n');
+    await exited;
+  }
+}
+
+/** What one wrk run measured. */
+interface LoadResult {
+  requestsPerSecond: number;
+  requests: number;
+  errors: number;
+}
+
+/** Runs wrk on core 1 with `connections` clients for `seconds`, posting creates. */
+async function load(url: string, connections: number, seconds: number, script: string): Promise<LoadResult> {
+  const command = await pinned(1, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, `${url}/pets`]);
+  const { stdout } = await run(command[0] as string, command.slice(1), { timeout: (seconds + 30) * 1000 });
+  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const errors = non2xx + (socket === null ? 0 : socket.slice(1).reduce((sum, value) => sum + Number(value), 0));
+  if (!Number.isFinite(requestsPerSecond)) throw new Error(`cannot read wrk output: ${stdout}`);
+  return { requestsPerSecond, requests, errors };
+}
+
+/** One measured cell: creates/s and, for the file storage, syncs per create during the measured window. */
+interface Cell {
+  requestsPerSecond: number;
+  errors: number;
+  syncsPerCreate: number | undefined;
+  recordsPerBatch: number | undefined;
+}
+
+async function measure(storageName: StorageName, concurrency: number, seconds: number, directory: string, script: string, cellIndex: number): Promise<Cell> {
+  const dataFile = join(directory, `cell-${cellIndex}.journal`);
+  const server = await BenchServer.start(storageName, dataFile);
+  try {
+    await load(server.url, concurrency, WARMUP_SECONDS, script);
+    const before = await server.stats();
+    const result = await load(server.url, concurrency, seconds, script);
+    const after = await server.stats();
+    const records = before === null || after === null ? 0 : after.records - before.records;
+    const syncs = before === null || after === null ? 0 : after.syncs - before.syncs;
+    const writes = before === null || after === null ? 0 : after.writes - before.writes;
+    return {
+      requestsPerSecond: result.requestsPerSecond,
+      errors: result.errors,
+      syncsPerCreate: storageName === 'memory' || records === 0 ? undefined : syncs / records,
+      recordsPerBatch: storageName === 'memory' || writes === 0 ? undefined : records / writes,
+    };
+  } finally {
+    await server.stop();
+    await rm(dataFile, { force: true });
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function format(value: number, decimals = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** Writes a journal of `count` pets through the storage itself (write mode, 1,000 inserts in flight). */
+async function buildJournal(dataFile: string, count: number): Promise<number> {
+  const storage = await createFileStorage(dataFile, { durability: 'write' });
+  const statuses: (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
+  const started = performance.now();
+  for (let created = 0; created < count;) {
+    const batch = Math.min(1000, count - created);
+    await Promise.all(Array.from({ length: batch }, (_, index) => {
+      const number = created + index;
+      const status = statuses[number % statuses.length];
+      return storage.insert({ name: `pet number ${number}`, categoryId: number % 1000, ...(status === undefined ? {} : { status }) });
+    }));
+    created += batch;
+  }
+  await storage.close();
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '4' },
+      rounds: { type: 'string', default: '3' },
+      pets: { type: 'string', default: '1000000' },
+      directory: { type: 'string' },
+      serve: { type: 'string' },
+      reopen: { type: 'string' },
+    },
+    allowPositionals: true,
+  });
+  if (values.serve !== undefined) return serve(values.serve as StorageName, process.argv.at(-1) as string);
+  if (values.reopen !== undefined) return reopen(values.reopen);
+
+  const seconds = Number(values.seconds);
+  const rounds = Number(values.rounds);
+  const pets = Number(values.pets);
+  const directory = await mkdtemp(join(values.directory ?? tmpdir(), 'petstore-bench-file-'));
+  const script = join(directory, 'create.lua');
+  await writeFile(script, [
+    'wrk.method = "POST"',
+    `wrk.headers["Authorization"] = "Bearer ${API_KEY}"`,
+    'wrk.headers["Content-Type"] = "application/json"',
+    `wrk.body = '${BODY}'`,
+  ].join('\n'));
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  try {
+    const cells = new Map<string, Cell[]>();
+    let cellIndex = 0;
+    for (let round = 1; round <= rounds; round++) {
+      for (const concurrency of CONCURRENCIES) {
+        for (const storageName of STORAGES) {
+          const cell = await measure(storageName, concurrency, seconds, directory, script, cellIndex++);
+          const key = `${storageName} ${concurrency}`;
+          cells.set(key, [...(cells.get(key) ?? []), cell]);
+          log(`round ${round} ${key}: ${format(cell.requestsPerSecond)} creates/s, ${cell.errors} errors, syncs/create ${cell.syncsPerCreate?.toFixed(3) ?? '-'}`);
+        }
+      }
+    }
+
+    const journal = join(directory, 'million.journal');
+    log(`building a journal of ${format(pets)} pets`);
+    const buildMilliseconds = await buildJournal(journal, pets);
+    const reopens: { milliseconds: number; heap: number }[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--reopen', journal]);
+      const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
+      reopens.push(JSON.parse(stdout.slice(stdout.indexOf('reopened ') + 9)) as { milliseconds: number; heap: number });
+    }
+    const journalBytes = (await stat(journal)).size;
+
+    const out: string[] = [];
+    out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1.`);
+    out.push('');
+    out.push('| concurrency | memory | file, fsync | fsync / memory | syncs per create (fsync) | records per batch (fsync) | file, write | write / memory | errors |');
+    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const concurrency of CONCURRENCIES) {
+      const of = (name: StorageName): Cell[] => cells.get(`${name} ${concurrency}`) ?? [];
+      const memory = median(of('memory').map((cell) => cell.requestsPerSecond));
+      const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
+      const write = median(of('write').map((cell) => cell.requestsPerSecond));
+      const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
+      const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
+      const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
+      out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${(fsync / memory).toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${(write / memory).toFixed(2)} | ${errors} |`);
+    }
+    out.push('');
+    out.push(`Reopen of a journal of ${format(pets)} pets (${format(journalBytes / 1e6, 1)} MB, page cache warm), in a fresh process on core 0:`);
+    out.push('');
+    out.push('| run | reopen time | heap after reopen |');
+    out.push('|---:|---:|---:|');
+    for (const [index, reopened] of reopens.entries()) out.push(`| ${index + 1} | ${format(reopened.milliseconds)} ms | ${format(reopened.heap / 1e6)} MB |`);
+    out.push(`| median | ${format(median(reopens.map((reopened) => reopened.milliseconds)))} ms | |`);
+    out.push('');
+    out.push(`Building that journal through the storage (write mode, 1,000 inserts in flight, in-process) took ${format(buildMilliseconds / 1000, 1)} s.`);
+    out.push('');
+    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, journal directory ${directory}.`);
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+await main();
