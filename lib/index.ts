@@ -14,3 +14,8 @@ export { createPostgresStorage } from './postgres-storage/index.js';
 export type { PostgresQuery, PostgresStorageOptions } from './postgres-storage/index.js';
 export { createFileStorage, repairFile } from './file-storage/index.js';
 export type { Durability, FileStorage, FileStorageOptions, JournalStats, RepairOptions, RepairReport, StorageFile, StorageFileSystem } from './file-storage/index.js';
+export { createOpenApiDocument, SECURITY_SCHEME } from './openapi/index.js';
+export type {
+  JsonSchema, JsonValue, OpenApiDocument, OpenApiDocumentOptions, OpenApiHeader, OpenApiMediaType, OpenApiMethod, OpenApiOperation, OpenApiParameter,
+  OpenApiPathItem, OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
+} from './openapi/index.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
+import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
 import { DEFAULT_BODY_LIMIT, PAYLOAD_TOO_LARGE_HEADERS, RequestAbortedError, UNSUPPORTED_MEDIA_TYPE_HEADERS, readJsonBody } from './body.js';
@@ -65,6 +65,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) throw new TypeError('createHandler: `bodyLimit` must be a positive integer');
   const authenticate = createAuthenticator(options.apiKeys);
   const json = new PetJsonCache();
+  // Constant for this handler, so it is serialised once.
+  const openApiJson = JSON.stringify(createOpenApiDocument({ basePath, bodyLimit }));
   const deprecationHeaders = (base: string): HeaderList => [
     'Deprecation', `@${GET_PET_DEPRECATED_AT}`,
     'Sunset', GET_PET_SUNSET,
@@ -151,6 +153,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
         response.writeHead(204, ['Allow', ALLOWED_METHODS[route.name]]);
         return void response.end();
       }
+      // The description of the public interface is public too [issue 5].
+      if (route?.name === 'openapi' && (method === 'GET' || method === 'HEAD')) return sendJson(response, 200, openApiJson);
       const verdict = authenticate(request.headers.authorization);
       if (verdict !== 'accepted') return sendPrepared(response, UNAUTHORIZED_REPLIES[verdict]);
       if (route === undefined) return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));

@@ -1,5 +1,5 @@
 /** The resources of the interface, relative to the base path [spec 4]. */
-export type RouteName = 'pets' | 'pet';
+export type RouteName = 'pets' | 'pet' | 'openapi';
 
 /** A request path matched to a resource; `petId` is the raw path segment of `/pets/{petId}`. */
 export interface RouteMatch {
@@ -11,14 +11,17 @@ export interface RouteMatch {
 export const ALLOWED_METHODS: Readonly<Record<RouteName, string>> = {
   pets: 'GET, HEAD, POST, OPTIONS',
   pet: 'GET, HEAD, OPTIONS',
+  openapi: 'GET, HEAD, OPTIONS',
 };
 
 const PETS_PATH = '/pets';
 const PET_PREFIX = '/pets/';
+const OPENAPI_PATH = '/openapi.json';
 
-/** Matches a path below the base path (`/pets`, `/pets/{petId}`); undefined for anything else. */
+/** Matches a path below the base path (`/pets`, `/pets/{petId}`, `/openapi.json`); undefined for anything else. */
 export function matchRoute(path: string): RouteMatch | undefined {
   if (path === PETS_PATH) return { name: 'pets', petId: '' };
+  if (path === OPENAPI_PATH) return { name: 'openapi', petId: '' };
   if (path.startsWith(PET_PREFIX) && path.length > PET_PREFIX.length && path.indexOf('/', PET_PREFIX.length) === -1) {
     return { name: 'pet', petId: path.slice(PET_PREFIX.length) };
   }

@@ -1,0 +1,129 @@
+import { INTERFACE_VERSION, VERSION_PATH } from '../constants.js';
+import { ERROR_CODES } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { ERROR_HEADERS, PATH_METHODS, operationDefinitions } from './operations.js';
+import type { ErrorCase, OperationDefinition } from './operations.js';
+import { COMPONENT_SCHEMAS, schemaRef } from './schemas.js';
+import type { JsonSchema, OpenApiDocument, OpenApiHeader, OpenApiPathItem, OpenApiResponse } from './types.js';
+
+/** Options of createOpenApiDocument. */
+export interface OpenApiDocumentOptions {
+  /** Path prefix the operations are served under; `''` when a host framework mounts them. Default `/v1`. */
+  basePath?: string;
+  /** Largest request body in bytes, stated in `createPet`; unstated when not given. */
+  bodyLimit?: number;
+}
+
+/** The name of the bearer security scheme [spec 5]. */
+export const SECURITY_SCHEME = 'bearerAuth';
+
+const DESCRIPTION = `The Petstore interface [spec 1–9]: list, add and fetch animals, with bearer-token authentication and one Error body.
+
+Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
+
+Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is.`;
+
+/** Responses that belong to no single operation: an unknown path, another method, and what the connection layer answers. */
+function sharedResponses(): Record<string, OpenApiResponse> {
+  return {
+    UnknownPath: errorResponse([{ code: 'not_found', when: 'No resource has this path (answered after authentication, so it reveals nothing).' }], {}),
+    MethodNotAllowed: errorResponse([{ code: 'method_not_allowed', when: 'The path exists but does not answer this method; `Allow` lists those it does.' }], {}),
+    MalformedRequest: errorResponse([{ code: 'bad_request', when: 'The request is not valid HTTP/1.1 (framing, line endings, header syntax); the connection is closed.' }], {}),
+    RequestTimeout: errorResponse([{ code: 'request_timeout', when: 'The request headers (10 s) or the whole request (30 s) did not arrive in time; the connection is closed.' }], {}),
+    ExpectationFailed: errorResponse([{ code: 'expectation_failed', when: 'An `Expect` header other than `100-continue` (RFC 9110 §10.1.1).' }], {}),
+    HeadersTooLarge: errorResponse([{ code: 'headers_too_large', when: 'The request headers exceed the server\'s limit; the connection is closed.' }], {}),
+  };
+}
+
+/** The Error response for failures sharing one status, with the codes narrowed to those cases. */
+function errorResponse(cases: readonly ErrorCase[], everyAnswer: Record<string, OpenApiHeader>): OpenApiResponse {
+  const codes = cases.map((failure) => failure.code);
+  const headers: Record<string, OpenApiHeader> = {};
+  for (const failure of cases) {
+    for (const [name, header] of Object.entries(ERROR_HEADERS[failure.code] ?? {})) {
+      // A header only some of the codes carry is optional for the response as a whole.
+      headers[name] = cases.every((other) => ERROR_HEADERS[other.code]?.[name] !== undefined) ? header : { ...header, required: false };
+    }
+  }
+  // A 401 and the 400 for a missing Host are sent before the operation is known, so without its headers.
+  const carriers = cases.filter((failure) => failure.code !== 'unauthorized' && failure.code !== 'bad_request').length;
+  for (const [name, header] of Object.entries(everyAnswer)) {
+    if (carriers > 0) headers[name] = carriers === cases.length ? header : { ...header, required: false };
+  }
+  const narrowed: JsonSchema = { properties: { code: { enum: codes }, status: { const: statusOf(codes) } } };
+  const response: OpenApiResponse = {
+    description: cases.map((failure) => `\`${failure.code}\`: ${failure.when}`).join(' '),
+    content: { 'application/json': { schema: { allOf: [schemaRef('Error'), narrowed] } } },
+  };
+  if (Object.keys(headers).length > 0) response.headers = headers;
+  return response;
+}
+
+function statusOf(codes: readonly ErrorCode[]): number {
+  const [first] = codes;
+  return first === undefined ? 0 : ERROR_CODES[first];
+}
+
+/** The responses of one operation, by status: its success, then its failures grouped by HTTP status. */
+function responsesOf(definition: OperationDefinition): Record<string, OpenApiResponse> {
+  const everyAnswer = definition.headersOnEveryAnswer ?? {};
+  const byStatus = new Map<number, ErrorCase[]>();
+  for (const failure of definition.errors) {
+    const status = ERROR_CODES[failure.code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), failure]);
+  }
+  const success = definition.success.response;
+  const responses: Record<string, OpenApiResponse> = {
+    [definition.success.status]: Object.keys(everyAnswer).length === 0 ? success : { ...success, headers: { ...success.headers, ...everyAnswer } },
+  };
+  for (const status of [...byStatus.keys()].sort((left, right) => left - right)) {
+    responses[status] = errorResponse(byStatus.get(status) ?? [], everyAnswer);
+  }
+  return responses;
+}
+
+/** Groups the operations into path items, in the order of PATH_METHODS. */
+function pathItems(definitions: readonly OperationDefinition[]): Record<string, OpenApiPathItem> {
+  const paths: Record<string, OpenApiPathItem> = {};
+  for (const [path, methods] of Object.entries(PATH_METHODS)) {
+    const item: OpenApiPathItem = { description: 'Any other method is a 405 `method_not_allowed` with `Allow` (see `components.responses.MethodNotAllowed`).' };
+    for (const method of methods) {
+      const definition = definitions.find((candidate) => candidate.path === path && candidate.method === method);
+      if (definition !== undefined) item[method] = { ...definition.operation, responses: responsesOf(definition) };
+    }
+    paths[path] = item;
+  }
+  return paths;
+}
+
+/**
+ * The OpenAPI 3.1 description of the interface, built from the constants, types and error codes the
+ * engine and the HTTP handler use, so it cannot drift from what they do.
+ */
+export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDocument {
+  const basePath = options.basePath ?? VERSION_PATH;
+  const definitions = operationDefinitions({ basePath, bodyLimit: options.bodyLimit });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Petstore',
+      version: INTERFACE_VERSION,
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{
+      // OpenAPI 3.1 §4.8.5: a relative URL is resolved against where this document is served.
+      url: basePath === '' ? '.' : basePath,
+      description: 'This server. The production and staging addresses both end in `/v1` [spec 1, 9].',
+    }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    paths: pathItems(definitions),
+    components: {
+      schemas: COMPONENT_SCHEMAS,
+      responses: sharedResponses(),
+      securitySchemes: {
+        [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <API_KEY>` [spec 5].' },
+      },
+    },
+  };
+}

@@ -1,0 +1,239 @@
+import { DEFAULT_LIMIT, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../constants.js';
+import type { ErrorCode } from '../errors.js';
+import { schemaRef } from './schemas.js';
+import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiResponse } from './types.js';
+
+/** One way an operation fails: the Error `code` it answers with and when. */
+export interface ErrorCase {
+  code: ErrorCode;
+  when: string;
+}
+
+/** An operation as the document builder needs it: the OpenAPI fields plus what it answers. */
+export interface OperationDefinition {
+  path: string;
+  method: OpenApiMethod;
+  operation: Omit<OpenApiOperation, 'responses'>;
+  success: { status: number; response: OpenApiResponse };
+  errors: readonly ErrorCase[];
+  /** Headers every response of the operation carries, except those sent before it is known (401, and the 400 for a missing Host). */
+  headersOnEveryAnswer?: Record<string, OpenApiHeader>;
+}
+
+/** What the operations depend on: where the API is mounted and how large a body may be. */
+export interface OperationContext {
+  basePath: string;
+  bodyLimit: number | undefined;
+}
+
+/** The failures every authenticated operation can answer with. */
+const MISSING_HOST: ErrorCase = { code: 'bad_request', when: 'An HTTP/1.1 request without a `Host` header (RFC 9112 §3.2).' };
+const UNAUTHORIZED: ErrorCase = { code: 'unauthorized', when: 'The API key is missing, sent with another scheme, empty, or matches no configured key [spec 5].' };
+const INTERNAL_ERROR: ErrorCase = { code: 'internal_error', when: 'An unexpected failure; its detail goes to the server log, never to the client.' };
+const UNAVAILABLE: ErrorCase = { code: 'unavailable', when: 'The storage cannot answer now (the database is unreachable, the data file refuses writes); a later retry may succeed.' };
+
+/** Headers that come with one Error code wherever it is sent. */
+export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHeader>>> = {
+  unauthorized: {
+    'WWW-Authenticate': {
+      description: 'A Bearer challenge (RFC 6750 §3), with `error="invalid_token"` when a token was sent that matches no key.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer realm=' },
+    },
+  },
+  method_not_allowed: {
+    Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' } },
+  },
+  payload_too_large: {
+    Connection: { description: 'The rest of the body is not read, so the connection is closed.', required: true, schema: { type: 'string', const: 'close' } },
+  },
+  unsupported_media_type: {
+    'Accept-Post': { description: 'The media type to send instead (RFC 9110 §15.5.16).', required: true, schema: { type: 'string', const: 'application/json' } },
+  },
+};
+
+/** The `Allow` value for a path: its methods, with HEAD wherever GET is (RFC 9110 §9.3.2). */
+export function allowedMethods(methods: readonly OpenApiMethod[]): string {
+  const allowed: string[] = [];
+  if (methods.includes('get')) allowed.push('GET', 'HEAD');
+  if (methods.includes('post')) allowed.push('POST');
+  if (methods.includes('options')) allowed.push('OPTIONS');
+  return allowed.join(', ');
+}
+
+/** OPTIONS on a path: the allowed methods, without a key, since they reveal nothing. */
+function optionsOperation(path: string, methods: readonly OpenApiMethod[]): OperationDefinition {
+  return {
+    path,
+    method: 'options',
+    operation: { summary: 'The methods this path answers', security: [] },
+    success: {
+      status: 204,
+      response: {
+        description: 'No body; the allowed methods are in `Allow`. Answered without a key.',
+        headers: { Allow: { description: 'The methods of this path (RFC 9110 §10.2.1).', required: true, schema: { type: 'string', const: allowedMethods(methods) } } },
+      },
+    },
+    errors: [MISSING_HOST],
+  };
+}
+
+/** The methods of each path, in the order the document lists them. */
+export const PATH_METHODS: Readonly<Record<string, readonly OpenApiMethod[]>> = {
+  '/pets': ['get', 'post', 'options'],
+  '/pets/{petId}': ['get', 'options'],
+  '/openapi.json': ['get', 'options'],
+};
+
+function methodsOf(path: string): readonly OpenApiMethod[] {
+  return PATH_METHODS[path] ?? [];
+}
+
+/** Every operation of the interface [spec 4], as the HTTP handler answers it. */
+export function operationDefinitions(context: OperationContext): OperationDefinition[] {
+  const { basePath, bodyLimit } = context;
+  const sizeLimit = bodyLimit === undefined ? 'the server\'s body limit' : `${bodyLimit} bytes`;
+  return [
+    {
+      path: '/pets',
+      method: 'get',
+      operation: {
+        operationId: 'listPets',
+        summary: 'List animals',
+        description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored. HEAD answers the same headers without a body.`,
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: `Maximum number of animals returned [spec 4.1, 8]. Any decimal integer is accepted and clamped into ${MIN_LIMIT}..${MAX_LIMIT} (0 → ${MIN_LIMIT}, 1000 → ${MAX_LIMIT}) rather than rejected; anything else, an empty value or a repeated one is a 400 \`invalid_parameter\`.`,
+            schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+          },
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: 'Only animals with this status [spec 4.1]. Case-sensitive; an unknown, empty or repeated value is a 400 `invalid_parameter`.',
+            schema: schemaRef('PetStatus'),
+          },
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'Cursor (an extension; the spec shows no pagination beyond `limit`): only animals whose `id` is greater. A negative value starts at the beginning. The `Link: rel="next"` URL carries it.',
+            schema: { type: 'integer', format: 'int64', minimum: -MAX_SAFE_ID, maximum: MAX_SAFE_ID },
+          },
+        ],
+      },
+      success: {
+        status: 200,
+        response: {
+          description: 'A page of animals [spec 4.1].',
+          headers: {
+            Link: {
+              description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
+              required: false,
+              schema: { type: 'string', pattern: 'rel="next"$' },
+            },
+          },
+          content: { 'application/json': { schema: schemaRef('Pets') } },
+        },
+      },
+      errors: [
+        MISSING_HOST,
+        { code: 'invalid_parameter', when: '`limit`, `status` or `after` is malformed, empty, repeated, or `after` is beyond ±(2^53 − 1).' },
+        UNAUTHORIZED,
+        INTERNAL_ERROR,
+        UNAVAILABLE,
+      ],
+    },
+    {
+      path: '/pets',
+      method: 'post',
+      operation: {
+        operationId: 'createPet',
+        summary: 'Add an animal',
+        description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
+        requestBody: {
+          description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
+          required: true,
+          content: { 'application/json': { schema: schemaRef('NewPet') } },
+        },
+      },
+      success: {
+        status: 201,
+        response: {
+          description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
+          headers: {
+            Location: { description: `Where the new animal is: \`${basePath}/pets/{id}\`.`, required: true, schema: { type: 'string', format: 'uri-reference' } },
+          },
+          content: { 'application/json': { schema: schemaRef('Pet') } },
+        },
+      },
+      errors: [
+        MISSING_HOST,
+        { code: 'invalid_json', when: 'The body is empty, not UTF-8, or not JSON.' },
+        { code: 'validation_failed', when: 'The JSON is not a valid NewPet: missing or invalid fields, or unknown ones; `details` lists each problem [spec 4.2, 7].' },
+        UNAUTHORIZED,
+        { code: 'payload_too_large', when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting.` },
+        { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.' },
+        INTERNAL_ERROR,
+        UNAVAILABLE,
+      ],
+    },
+    {
+      path: '/pets/{petId}',
+      method: 'get',
+      operation: {
+        operationId: 'getPet',
+        summary: 'Get an animal (deprecated)',
+        description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD answers the same headers without a body.`,
+        deprecated: true,
+        parameters: [
+          {
+            name: 'petId',
+            in: 'path',
+            required: true,
+            description: 'Identifier of the animal [spec 4.3]: a decimal integer (leading zeros allowed). Integers no animal can have (0, negative, beyond 2^53 − 1) are a 404; anything else is a 400 `invalid_parameter`.',
+            schema: { type: 'integer', format: 'int64' },
+          },
+        ],
+      },
+      success: { status: 200, response: { description: 'The animal [spec 4.3].', content: { 'application/json': { schema: schemaRef('Pet') } } } },
+      errors: [
+        MISSING_HOST,
+        { code: 'invalid_parameter', when: '`petId` is not a decimal integer.' },
+        UNAUTHORIZED,
+        { code: 'not_found', when: 'No animal has this id [spec 4.3].' },
+        INTERNAL_ERROR,
+        UNAVAILABLE,
+      ],
+      headersOnEveryAnswer: {
+        Deprecation: {
+          description: 'When the operation was deprecated (RFC 9745): 2026-01-01T00:00:00Z, a decision, as the spec gives only the removal date.',
+          required: true,
+          schema: { type: 'string', const: `@${GET_PET_DEPRECATED_AT}` },
+        },
+        Sunset: { description: 'When the operation is removed [spec 4.3, 9] (RFC 8594).', required: true, schema: { type: 'string', const: GET_PET_SUNSET } },
+        Link: {
+          description: 'The replacement (RFC 8288).',
+          required: true,
+          schema: { type: 'string', const: `<${basePath}/pets>; rel="successor-version"` },
+        },
+      },
+    },
+    {
+      path: '/openapi.json',
+      method: 'get',
+      operation: {
+        operationId: 'getOpenApiDescription',
+        summary: 'This description',
+        description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD answers the same headers without a body.',
+        security: [],
+      },
+      success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      errors: [MISSING_HOST],
+    },
+    ...Object.keys(PATH_METHODS).map((path) => optionsOperation(path, methodsOf(path))),
+  ];
+}

@@ -1,0 +1,75 @@
+/** A JSON value, as a document of this kind holds only JSON. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** A JSON Schema 2020-12 object, the dialect of OpenAPI 3.1 schemas. */
+export type JsonSchema = { readonly [keyword: string]: JsonValue };
+
+/** A response or request header [OpenAPI 3.1 §4.8.21]. */
+export interface OpenApiHeader {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+/** The content of one media type [OpenAPI 3.1 §4.8.14]. */
+export interface OpenApiMediaType {
+  schema: JsonSchema;
+}
+
+/** One response of an operation [OpenAPI 3.1 §4.8.17]. */
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, OpenApiHeader>;
+  content?: Record<string, OpenApiMediaType>;
+}
+
+/** A query or path parameter [OpenAPI 3.1 §4.8.12]. */
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+/** A request body [OpenAPI 3.1 §4.8.13]. */
+export interface OpenApiRequestBody {
+  description: string;
+  required: boolean;
+  content: Record<string, OpenApiMediaType>;
+}
+
+/** Names of security schemes an operation needs, each with its (empty, for HTTP schemes) scope list. */
+export type OpenApiSecurityRequirement = Record<string, string[]>;
+
+/** One operation: a method on a path [OpenAPI 3.1 §4.8.10]. */
+export interface OpenApiOperation {
+  operationId?: string;
+  summary: string;
+  description?: string;
+  deprecated?: boolean;
+  security?: OpenApiSecurityRequirement[];
+  parameters?: OpenApiParameter[];
+  requestBody?: OpenApiRequestBody;
+  responses: Record<string, OpenApiResponse>;
+}
+
+/** The HTTP methods this interface answers, as OpenAPI names them. */
+export type OpenApiMethod = 'get' | 'post' | 'options';
+
+/** The operations on one path [OpenAPI 3.1 §4.8.9]. */
+export type OpenApiPathItem = { description: string } & Partial<Record<OpenApiMethod, OpenApiOperation>>;
+
+/** An OpenAPI 3.1 document, as far as this interface needs one. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  servers: { url: string; description: string }[];
+  security: OpenApiSecurityRequirement[];
+  paths: Record<string, OpenApiPathItem>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, OpenApiResponse>;
+    securitySchemes: Record<string, { type: 'http'; scheme: string; description: string }>;
+  };
+}
