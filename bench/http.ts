@@ -1,0 +1,134 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BENCH_KEY } from './servers/fixture.js';
+import { median, pinnedTo, run, startProcess, stopProcess } from './support.js';
+
+/** One measured HTTP scenario. */
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  isAuthenticated: boolean;
+  expectedStatus: number;
+  body?: string;
+}
+
+/** The scenarios of issue 6, each against servers pre-filled with 1,000 pets. */
+export const SCENARIOS: readonly Scenario[] = [
+  { name: 'GET /v1/pets?limit=20', method: 'GET', path: '/v1/pets?limit=20', isAuthenticated: true, expectedStatus: 200 },
+  { name: 'GET /v1/pets?limit=100&status=available', method: 'GET', path: '/v1/pets?limit=100&status=available', isAuthenticated: true, expectedStatus: 200 },
+  { name: 'GET /v1/pets/42', method: 'GET', path: '/v1/pets/42', isAuthenticated: true, expectedStatus: 200 },
+  { name: 'GET /v1/pets without a key (401)', method: 'GET', path: '/v1/pets', isAuthenticated: false, expectedStatus: 401 },
+  { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: '{"name":"bench-pet","categoryId":7,"status":"available"}' },
+];
+
+/** The servers compared, in the order of the first round. */
+export const SERVERS = ['project', 'baseline', 'fastify'] as const;
+export type ServerName = (typeof SERVERS)[number];
+
+/** What wrk measured for one scenario on one server in one round. */
+export interface WrkResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  requests: number;
+}
+
+/** Options of the HTTP benchmark. */
+export interface HttpBenchOptions {
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  log: (line: string) => void;
+}
+
+function luaScript(scenario: Scenario): string {
+  const lines = [`wrk.method = "${scenario.method}"`];
+  if (scenario.isAuthenticated) lines.push(`wrk.headers["Authorization"] = "Bearer ${BENCH_KEY}"`);
+  if (scenario.body !== undefined) {
+    lines.push('wrk.headers["Content-Type"] = "application/json"');
+    lines.push(`wrk.body = '${scenario.body}'`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function parseDuration(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (match === null) throw new Error(`cannot read wrk latency ${text}`);
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60_000;
+}
+
+/** Reads wrk's report, refusing any run with socket errors or an unexpected status class. */
+export function parseWrk(output: string, scenario: Scenario): WrkResult {
+  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
+  const p99 = /\s99%\s+(\S+)/.exec(output)?.[1];
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  if (!(requestsPerSecond > 0) || p99 === undefined) throw new Error(`cannot read wrk output:\n${output}`);
+  if (/Socket errors/.test(output)) throw new Error(`wrk saw socket errors for ${scenario.name}:\n${output}`);
+  // Every response is checked by class: a 2xx scenario must have no other answer, the 401 one only others.
+  const isSuccess = scenario.expectedStatus < 300;
+  if (isSuccess ? non2xx !== 0 : non2xx !== requests) throw new Error(`${scenario.name}: ${non2xx} of ${requests} responses were not ${isSuccess ? '2xx' : 'errors'}`);
+  return { requestsPerSecond, p99Ms: parseDuration(p99), requests };
+}
+
+/** Checks one response of the scenario for its exact status before measuring. */
+async function preflight(origin: string, scenario: Scenario): Promise<void> {
+  const headers: Record<string, string> = {};
+  if (scenario.isAuthenticated) headers['authorization'] = `Bearer ${BENCH_KEY}`;
+  if (scenario.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${origin}${scenario.path}`, { method: scenario.method, headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) });
+  const text = await response.text();
+  if (response.status !== scenario.expectedStatus) throw new Error(`${scenario.name}: expected ${scenario.expectedStatus}, got ${response.status} ${text}`);
+  JSON.parse(text);
+}
+
+async function wrk(origin: string, scenario: Scenario, script: string, seconds: number, connections: number): Promise<string> {
+  const command = [...(await pinnedTo(1)), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${origin}${scenario.path}`];
+  const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
+  return stdout;
+}
+
+/** Runs every scenario against every server, alternating the server order round by round. */
+export async function runHttpBench(options: HttpBenchOptions): Promise<Map<string, Map<ServerName, WrkResult[]>>> {
+  const results = new Map<string, Map<ServerName, WrkResult[]>>(SCENARIOS.map((scenario) => [scenario.name, new Map(SERVERS.map((server) => [server, []]))]));
+  const scripts = await mkdtemp(join(tmpdir(), 'petstore-wrk-'));
+  try {
+    const scriptOf = new Map<string, string>();
+    for (const [index, scenario] of SCENARIOS.entries()) {
+      const file = join(scripts, `scenario-${index}.lua`);
+      await writeFile(file, luaScript(scenario));
+      scriptOf.set(scenario.name, file);
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      const order = SERVERS.map((_, index) => SERVERS[(index + round) % SERVERS.length] as ServerName);
+      for (const server of order) {
+        // A fresh process per server and round, so creates of earlier rounds never weigh on lists.
+        const { child, match } = await startProcess(['bench/servers/run.ts', server, '0'], { core: 0, ready: /ready (\d+)/ });
+        try {
+          const origin = `http://127.0.0.1:${match[1]}`;
+          for (const scenario of SCENARIOS) {
+            await preflight(origin, scenario);
+            const script = scriptOf.get(scenario.name) as string;
+            await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
+            const result = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
+            results.get(scenario.name)?.get(server)?.push(result);
+            options.log(`round ${round + 1} ${server.padEnd(8)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
+          }
+        } finally {
+          await stopProcess(child);
+        }
+      }
+    }
+  } finally {
+    await rm(scripts, { recursive: true, force: true });
+  }
+  return results;
+}
+
+/** Median requests per second and p99 of one scenario on one server. */
+export function summarise(samples: readonly WrkResult[]): { requestsPerSecond: number; p99Ms: number } {
+  return { requestsPerSecond: median(samples.map((sample) => sample.requestsPerSecond)), p99Ms: median(samples.map((sample) => sample.p99Ms)) };
+}

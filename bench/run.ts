@@ -1,0 +1,114 @@
+import { cpus, totalmem } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { runHttpBench, SCENARIOS, SERVERS, summarise } from './http.js';
+import type { InProcessResult } from './in-process.js';
+import { runStartupBench } from './startup.js';
+import { format, hasCommand, ROOT, run } from './support.js';
+
+/** Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 10`. */
+interface BenchSettings {
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+function readSettings(argv: readonly string[]): BenchSettings {
+  const value = (name: string, fallback: number): number => {
+    const index = argv.indexOf(`--${name}`);
+    const parsed = index === -1 ? fallback : Number(argv[index + 1]);
+    if (!(parsed > 0)) throw new Error(`--${name} needs a positive number`);
+    return parsed;
+  };
+  return { rounds: value('rounds', 3), durationSeconds: value('duration', 5), warmupSeconds: value('warmup', 2), connections: value('connections', 50) };
+}
+
+function geometricMean(values: readonly number[]): number {
+  return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
+}
+
+async function versionOf(command: string, args: readonly string[]): Promise<string> {
+  try {
+    const { stdout, stderr } = await run(command, args);
+    return (stdout || stderr).split('\n')[0]?.trim() ?? '';
+  } catch (error) {
+    // wrk -v exits 1 after printing its version.
+    const output = error as { stdout?: string };
+    return output.stdout?.split('\n')[0]?.trim() ?? 'unknown';
+  }
+}
+
+async function packageVersion(name: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(resolve(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings(process.argv.slice(2));
+  if (!(await hasCommand('wrk'))) {
+    throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
+  }
+  const log = (line: string): void => void process.stdout.write(`${line}\n`);
+  log('Building dist/ for the startup benchmark…');
+  await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+
+  log(`HTTP: ${settings.rounds} rounds × ${SCENARIOS.length} scenarios × ${SERVERS.length} servers, ${settings.durationSeconds} s each after ${settings.warmupSeconds} s warm-up`);
+  const http = await runHttpBench({ ...settings, log });
+
+  log('In-process: 1k, 100k and 1M pets…');
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', resolve(ROOT, 'bench', 'in-process.ts')], { cwd: ROOT, maxBuffer: 1 << 20 });
+  const inProcess = JSON.parse(stdout) as { results: InProcessResult[]; bytesPerPet: number };
+
+  log('Startup…');
+  const startup = await runStartupBench(5);
+
+  const lines: string[] = [];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  lines.push('# Benchmark results', '');
+  lines.push(`Written by \`npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds}\` on ${new Date().toISOString().slice(0, 10)}.`, '');
+  lines.push(`Machine: ${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`, '');
+  lines.push(`Method: each server in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; every server starts with 1,000 pets; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
+  lines.push('## HTTP', '');
+  lines.push('| scenario | project req/s | baseline req/s | fastify req/s | project / fastify | project / baseline | p99 project | p99 baseline | p99 fastify |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const versusFastify: number[] = [];
+  const versusBaseline: number[] = [];
+  for (const scenario of SCENARIOS) {
+    const byServer = http.get(scenario.name);
+    const [project, baseline, fastify] = SERVERS.map((server) => summarise(byServer?.get(server) ?? []));
+    if (project === undefined || baseline === undefined || fastify === undefined) continue;
+    const ratioFastify = project.requestsPerSecond / fastify.requestsPerSecond;
+    const ratioBaseline = project.requestsPerSecond / baseline.requestsPerSecond;
+    versusFastify.push(ratioFastify);
+    versusBaseline.push(ratioBaseline);
+    lines.push(`| \`${scenario.name}\` | ${format(project.requestsPerSecond)} | ${format(baseline.requestsPerSecond)} | ${format(fastify.requestsPerSecond)} | ${ratioFastify.toFixed(2)}× | ${ratioBaseline.toFixed(2)}× | ${project.p99Ms.toFixed(2)} ms | ${baseline.p99Ms.toFixed(2)} ms | ${fastify.p99Ms.toFixed(2)} ms |`);
+  }
+  lines.push(`| **geometric mean** | | | | **${geometricMean(versusFastify).toFixed(2)}×** | **${geometricMean(versusBaseline).toFixed(2)}×** | | | |`, '');
+  lines.push('All rounds (req/s):', '', '| scenario | server | rounds |', '|---|---|---|');
+  for (const scenario of SCENARIOS) {
+    for (const server of SERVERS) {
+      const samples = http.get(scenario.name)?.get(server) ?? [];
+      lines.push(`| \`${scenario.name}\` | ${server} | ${samples.map((sample) => format(sample.requestsPerSecond)).join(', ')} |`);
+    }
+  }
+  lines.push('', '## In-process engine', '');
+  lines.push('| operation | pets | ns/op | ops/s |', '|---|---:|---:|---:|');
+  for (const result of inProcess.results) lines.push(`| \`${result.operation}\` | ${format(result.pets)} | ${format(result.nsPerOp)} | ${format(result.opsPerSecond)} |`);
+  const statusCost = (pets: number): number => inProcess.results.find((result) => result.operation === 'listPets({ limit: 100, status })' && result.pets === pets)?.nsPerOp ?? Number.NaN;
+  lines.push('', `\`listPets({ limit: 100, status })\` at 1M pets costs ${(statusCost(1_000_000) / statusCost(1_000)).toFixed(2)}× its cost at 1k (target ≤ 1.5×).`);
+  lines.push(`Heap per pet at 1M pets (10-character names, after full GC): **${inProcess.bytesPerPet.toFixed(1)} bytes** (target ≤ 200).`, '');
+  lines.push('## Startup', '');
+  lines.push('Process start to the answer of the first authenticated `GET /v1/pets`, median of 5:', '');
+  lines.push('| command | ms |', '|---|---:|');
+  lines.push(`| \`node dist/server/main.js\` | ${startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx server/main.ts\` | ${startup.tsxMs.toFixed(0)} |`, '');
+  const report = lines.join('\n');
+  await writeFile(resolve(ROOT, 'bench', 'RESULTS.md'), report);
+  log('');
+  log(report);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+/** Repository root. */
+export const ROOT = resolve(import.meta.dirname, '..');
+
+/** Runs a command and returns its stdout. */
+export const run = promisify(execFile);
+
+/** Median of a list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Whether a command is on PATH. */
+export async function hasCommand(name: string): Promise<boolean> {
+  try {
+    await run('sh', ['-c', `command -v ${name}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Prefix that pins a command to one CPU core when `taskset` is available. */
+export async function pinnedTo(core: number): Promise<string[]> {
+  return (await hasCommand('taskset')) ? ['taskset', '-c', String(core)] : [];
+}
+
+/** Starts a Node script through tsx, optionally pinned, and waits for a stdout line matching `ready`. */
+export async function startProcess(args: readonly string[], options: { core?: number; ready: RegExp; env?: Record<string, string> }): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const prefix = options.core === undefined ? [] : await pinnedTo(options.core);
+  const command = [...prefix, process.execPath, '--import', 'tsx', ...args];
+  const child = spawn(command[0] as string, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  let output = '';
+  const match = await new Promise<RegExpExecArray>((done, fail) => {
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+      const found = options.ready.exec(output);
+      if (found !== null) done(found);
+    });
+    child.stderr?.on('data', (data: Buffer) => { output += data.toString(); });
+    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+  return { child, match };
+}
+
+/** Stops a child process and waits for it. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Formats a number with thousands separators and the given decimals. */
+export function format(value: number, decimals = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
