@@ -23,6 +23,9 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: '{"name":"bench-pet","categoryId":7,"status":"available"}' },
 ];
 
+/** The benchmark servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
+const SERVER_SCRIPT = 'dist-bench/bench/servers/run.js';
+
 /** The servers compared, in the order of the first round. */
 export const SERVERS = ['project', 'baseline', 'fastify'] as const;
 export type ServerName = (typeof SERVERS)[number];
@@ -106,7 +109,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Map<strin
       const order = SERVERS.map((_, index) => SERVERS[(index + round) % SERVERS.length] as ServerName);
       for (const server of order) {
         // A fresh process per server and round, so creates of earlier rounds never weigh on lists.
-        const { child, match } = await startProcess(['bench/servers/run.ts', server, '0'], { core: 0, ready: /ready (\d+)/ });
+        const { child, match } = await startProcess([SERVER_SCRIPT, server, '0'], { core: 0, ready: /ready (\d+)/ });
         try {
           const origin = `http://127.0.0.1:${match[1]}`;
           for (const scenario of SCENARIOS) {

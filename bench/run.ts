@@ -50,8 +50,9 @@ async function main(): Promise<void> {
     throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
   }
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
-  log('Building dist/ for the startup benchmark…');
+  log('Compiling: dist/ for the startup benchmark, dist-bench/ for the three HTTP servers…');
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  await run(resolve(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', resolve(ROOT, 'bench', 'tsconfig.json')], { cwd: ROOT });
 
   log(`HTTP: ${settings.rounds} rounds × ${SCENARIOS.length} scenarios × ${SERVERS.length} servers, ${settings.durationSeconds} s each after ${settings.warmupSeconds} s warm-up`);
   const http = await runHttpBench({ ...settings, log });
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   lines.push('# Benchmark results', '');
   lines.push(`Written by \`npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds}\` on ${new Date().toISOString().slice(0, 10)}.`, '');
   lines.push(`Machine: ${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`, '');
-  lines.push(`Method: each server in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; every server starts with 1,000 pets; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
+  lines.push(`Method: each server compiled by tsc and run by plain node in its own process, pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; every server starts with 1,000 pets; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
   lines.push('## HTTP', '');
   lines.push('| scenario | project req/s | baseline req/s | fastify req/s | project / fastify | project / baseline | p99 project | p99 baseline | p99 fastify |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -31,10 +31,10 @@ export async function pinnedTo(core: number): Promise<string[]> {
   return (await hasCommand('taskset')) ? ['taskset', '-c', String(core)] : [];
 }
 
-/** Starts a Node script through tsx, optionally pinned, and waits for a stdout line matching `ready`. */
+/** Starts a compiled Node script, optionally pinned, and waits for a stdout line matching `ready`. */
 export async function startProcess(args: readonly string[], options: { core?: number; ready: RegExp; env?: Record<string, string> }): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const prefix = options.core === undefined ? [] : await pinnedTo(options.core);
-  const command = [...prefix, process.execPath, '--import', 'tsx', ...args];
+  const command = [...prefix, process.execPath, ...args];
   const child = spawn(command[0] as string, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let output = '';
   const match = await new Promise<RegExpExecArray>((done, fail) => {
