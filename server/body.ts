@@ -14,6 +14,15 @@ export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post',
 /** Headers sent with a 413: the rest of the body is not read, so the connection cannot be reused. */
 export const PAYLOAD_TOO_LARGE_HEADERS: readonly string[] = ['Connection', 'close'];
 
+const NO_HEADERS: readonly string[] = [];
+
+/** The headers an error of readJsonBody is sent with: `Accept-Post` on a 415, `Connection: close` on a 413, none otherwise. */
+export function bodyErrorHeaders(error: unknown): readonly string[] {
+  if (!(error instanceof PetstoreError)) return NO_HEADERS;
+  if (error.code === 'unsupported_media_type') return UNSUPPORTED_MEDIA_TYPE_HEADERS;
+  return error.code === 'payload_too_large' ? PAYLOAD_TOO_LARGE_HEADERS : NO_HEADERS;
+}
+
 /** Raised when the client went away before its body was complete: there is nobody left to answer. */
 export class RequestAbortedError extends Error {
   constructor() {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
-import { DEFAULT_BODY_LIMIT, PAYLOAD_TOO_LARGE_HEADERS, RequestAbortedError, UNSUPPORTED_MEDIA_TYPE_HEADERS, readJsonBody } from './body.js';
+import { bodyErrorHeaders, DEFAULT_BODY_LIMIT, RequestAbortedError, readJsonBody } from './body.js';
 import { PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
 import { logToStderr, sendError, sendJson, sendPrepared } from './responses.js';
@@ -103,9 +103,7 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
       body = await readJsonBody(request, { limit: bodyLimit, action: CREATE_ACTION });
     } catch (error) {
       if (error instanceof RequestAbortedError) return;
-      if (error instanceof PetstoreError && error.code === 'unsupported_media_type') return fail(response, error, UNSUPPORTED_MEDIA_TYPE_HEADERS);
-      if (error instanceof PetstoreError && error.code === 'payload_too_large') return fail(response, error, PAYLOAD_TOO_LARGE_HEADERS);
-      throw error;
+      return fail(response, error, bodyErrorHeaders(error));
     }
     const pet = await store.createPet(body);
     sendJson(response, 201, json.pet(pet), ['Location', `${publicBase(request)}/pets/${pet.id}`]);

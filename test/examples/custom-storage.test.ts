@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runExample } from './run-example.js';
+// Importing the example registers its contract suite and its Petstore test in this file.
+import '../../examples/custom-storage.js';
+
+describe('examples/custom-storage.ts', () => {
+  test('custom-storage runs on its own and passes every contract test', async () => {
+    const example = runExample('custom-storage.ts');
+    assert.equal(await example.exited, 0, example.stdout() + example.stderr());
+    assert.match(example.stdout(), /^# fail 0$/m);
+    assert.match(example.stdout(), /^# pass [1-9][0-9]*$/m);
+    assert.match(example.stdout(), /array storage contract/);
+  });
+});

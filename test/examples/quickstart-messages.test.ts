@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startMessagesServer } from '../../examples/quickstart-messages.js';
+import type { QueuedMessage, RunningMessagesServer } from '../../examples/quickstart-messages.js';
+import { assertError, call } from '../support/http.js';
+import { runExample } from './run-example.js';
+
+const KEY = 'messages-key';
+const POST = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('examples/quickstart-messages.ts', () => {
+  let server: RunningMessagesServer;
+  const queued: QueuedMessage[] = [];
+  before(async () => {
+    server = await startMessagesServer({ apiKeys: [KEY], onQueued: (message) => queued.push(message) });
+  });
+  after(() => server.close());
+
+  test('quickstart-messages answers 202 Accepted with id, message, status queued and createdAt [spec 4.4]', async () => {
+    const before = Date.now();
+    const reply = await call(server, 'POST', '/messages', { headers: POST, body: '{"message":"Hello, world"}' });
+    assert.equal(reply.status, 202);
+    assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
+    const body = reply.json as QueuedMessage;
+    assert.deepEqual(Object.keys(body), ['id', 'message', 'status', 'createdAt']);
+    assert.match(body.id, UUID);
+    assert.equal(body.message, 'Hello, world');
+    assert.equal(body.status, 'queued');
+    assert.match(body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.ok(Date.parse(body.createdAt) >= before - 1000);
+    assert.deepEqual(queued.at(-1), body);
+    const second = await call(server, 'POST', '/messages', { headers: POST, body: '{"message":"Again"}' });
+    assert.notEqual((second.json as QueuedMessage).id, body.id);
+  });
+
+  test('quickstart-messages answers 401 for a missing or invalid key, in the Error shape', async () => {
+    const missing = await call(server, 'POST', '/messages', { headers: { 'content-type': 'application/json' }, body: '{"message":"x"}' });
+    assertError(missing, 401, 'unauthorized');
+    assert.equal(missing.headers['www-authenticate'], 'Bearer realm="petstore"');
+    const invalid = await call(server, 'POST', '/messages', { headers: { ...POST, authorization: 'Bearer wrong' }, body: '{"message":"x"}' });
+    assertError(invalid, 401, 'unauthorized');
+    assert.match(invalid.headers['www-authenticate'] ?? '', /error="invalid_token"/);
+  });
+
+  test('quickstart-messages answers 400 for invalid JSON or a missing, empty or non-string message', async () => {
+    for (const body of ['', '{', '{"message":"x"']) assertError(await call(server, 'POST', '/messages', { headers: POST, body }), 400, 'invalid_json');
+    for (const [body, message] of [['{}', /`message` is required/], ['[]', /`message` is required/], ['null', /required/], ['{"message":""}', /non-empty string/], ['{"message":42}', /non-empty string/]] as const) {
+      const error = assertError(await call(server, 'POST', '/messages', { headers: POST, body }), 400, 'validation_failed', message);
+      assert.equal(error.details?.[0]?.field, 'message');
+    }
+  });
+
+  test('quickstart-messages answers 415, 413, 404 and 405 like the Petstore does', async () => {
+    const text = await call(server, 'POST', '/messages', { headers: { ...POST, 'content-type': 'text/plain' }, body: '{"message":"x"}' });
+    assertError(text, 415, 'unsupported_media_type');
+    assert.equal(text.headers['accept-post'], 'application/json');
+    const large = await call(server, 'POST', '/messages', { headers: POST, body: JSON.stringify({ message: 'x'.repeat(20_000) }) });
+    assertError(large, 413, 'payload_too_large');
+    assert.equal(large.headers['connection'], 'close');
+    assertError(await call(server, 'POST', '/elsewhere', { headers: POST, body: '{}' }), 404, 'not_found');
+    const get = await call(server, 'GET', '/messages?x=1', { headers: POST });
+    assertError(get, 405, 'method_not_allowed');
+    assert.equal(get.headers['allow'], 'POST');
+  });
+
+  test('quickstart-messages runs on PORT=0 with MESSAGES_API_KEY and stops on SIGINT', async () => {
+    const example = runExample('quickstart-messages.ts', { PORT: '0', MESSAGES_API_KEY: KEY });
+    const [, url = ''] = await example.waitFor(/messages listening on (http:\/\/\S+)/);
+    const { origin } = new URL(url);
+    const reply = await call({ origin }, 'POST', '/messages', { headers: POST, body: '{"message":"from the CLI"}' });
+    assert.equal(reply.status, 202);
+    await example.waitFor(new RegExp(`queued ${(reply.json as QueuedMessage).id}`));
+    example.child.kill('SIGINT');
+    assert.equal(await example.exited, 0);
+  });
+});
