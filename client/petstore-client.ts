@@ -9,8 +9,8 @@ import { findLink, parseLinkHeader } from './link-header.js';
 
 /** Options of the PetstoreClient constructor. */
 export interface PetstoreClientOptions {
-  /** Base URL of the interface, base path included, e.g. `http://127.0.0.1:8080/v1`. */
-  baseUrl: string | URL;
+  /** Base URL of the interface, base path included, e.g. `http://127.0.0.1:8080/v1`; a `URL` object works too. */
+  baseUrl: string | { readonly href: string };
   /** The API key, sent as `Authorization: Bearer <apiKey>` [spec 5]. */
   apiKey: string;
   /** The fetch to use. Default: the global `fetch` (Node ≥ 20). */
@@ -65,7 +65,7 @@ export class PetstoreClient implements PetstoreApi {
   readonly #onDeprecation: (notice: DeprecationNotice) => void;
 
   constructor(options: PetstoreClientOptions) {
-    const url = new URL(options.baseUrl);
+    const url = new URL(typeof options.baseUrl === 'string' ? options.baseUrl : options.baseUrl.href);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('PetstoreClient: `baseUrl` must be an http or https URL');
     if (url.search !== '' || url.hash !== '') throw new TypeError('PetstoreClient: `baseUrl` must not have a query or fragment');
     if (typeof options.apiKey !== 'string' || options.apiKey === '' || /[\s\u0000-\u001f\u007f]/.test(options.apiKey)) {

@@ -116,7 +116,7 @@ describe('PetstoreClient', () => {
     const paged = await startTestServer();
     try {
       for (let index = 0; index < 25; index++) await paged.store.createPet({ name: `Pet ${index}`, categoryId: 1, status: index % 2 === 0 ? 'available' : 'sold' });
-      client = new PetstoreClient({ baseUrl: `${paged.url}/`, apiKey: API_KEY, fetch: (url, init) => {
+      client = new PetstoreClient({ baseUrl: new URL(`${paged.url}/`), apiKey: API_KEY, fetch: (url, init) => {
         requests.push(url);
         return fetch(url, init);
       } });
