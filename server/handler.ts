@@ -117,7 +117,10 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
       if (!DECIMAL_INTEGER.test(rawId)) {
         throw new PetstoreError('invalid_parameter', `Cannot get pet: \`petId\` must be a decimal integer, not ${JSON.stringify(rawId.slice(0, 50))}`);
       }
-      const pet = await store.getPet(Number(rawId));
+      const id = Number(rawId);
+      // Past 309 digits a decimal integer is ±Infinity as a number: still an id no pet can have, so a 404.
+      if (!Number.isFinite(id)) throw new PetstoreError('not_found', `Pet ${rawId.slice(0, 50)}… (${rawId.length} digits) was not found`);
+      const pet = await store.getPet(id);
       sendJson(response, 200, json.pet(pet), headers);
     } catch (error) {
       fail(response, error, headers);
