@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { describe, test } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const DOCUMENT = await readFile(resolve(ROOT, 'docs', 'spec-conformance.md'), 'utf8');
+const SPEC = resolve(ROOT, '..', 'shared', 'spec', 'petstore-interface.md');
+
+/** The last two cells of each table row: the code and the test it cites. */
+function citations(markdown: string): { row: string; code: string; tests: string }[] {
+  return markdown.split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('|---') && !/^\| (clause|question) \|/.test(line))
+    .map((row) => {
+      const cells = row.split(' | ');
+      return { row: row.slice(0, 60), code: cells.at(-2) ?? '', tests: cells.at(-1) ?? '' };
+    });
+}
+
+const files = new Map<string, string>();
+async function source(path: string): Promise<string> {
+  const cached = files.get(path);
+  if (cached !== undefined) return cached;
+  // Test names are single-quoted in the sources, so an apostrophe in one is written \'.
+  const text = (await readFile(resolve(ROOT, path), 'utf8').catch(() => assert.fail(`${path} does not exist`))).replaceAll("\\'", "'");
+  files.set(path, text);
+  return text;
+}
+
+const PATH = /^[\w-]+(\/[\w.-]+)+$/;
+
+describe('docs/spec-conformance.md', () => {
+  test('docs/spec-conformance.md cites files, symbols and tests that exist', async () => {
+    const rows = citations(DOCUMENT);
+    assert.ok(rows.length > 60, `${rows.length} rows`);
+    let cited = 0;
+    for (const { row, code, tests } of rows) {
+      let file = '';
+      for (const [, token = ''] of code.matchAll(/`([^`]+)`/g)) {
+        if (PATH.test(token)) file = token;
+        else if (file !== '') assert.match(await source(file), new RegExp(`\\b${token}\\b`), `${row}: ${token} in ${file}`);
+        else continue;
+        cited++;
+      }
+      file = '';
+      for (const [, backticked, name] of tests.matchAll(/`([^`]+)`|“([^”]+)”/g)) {
+        if (backticked !== undefined && PATH.test(backticked)) {
+          file = backticked;
+          await source(file);
+        } else if (name !== undefined) {
+          assert.notEqual(file, '', `${row}: “${name}” follows a test file`);
+          assert.ok((await source(file)).includes(`test('${name}'`), `${row}: no test “${name}” in ${file}`);
+          cited++;
+        }
+      }
+    }
+    assert.ok(cited > 150, `${cited} citations`);
+  });
+
+  test('docs/spec-conformance.md has a row for every section of the spec', async () => {
+    const spec = await readFile(SPEC, 'utf8');
+    const sections = [...spec.matchAll(/^## (\d)\./gm)].map((match) => match[1]);
+    assert.deepEqual(sections, ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    const clauses = new Set(citations(DOCUMENT.slice(0, DOCUMENT.indexOf('## Where the spec is silent'))).map(({ row }) => /^\| (\d)/.exec(row)?.[1]));
+    for (const section of sections) assert.ok(clauses.has(section), `section ${section}`);
+  });
+});
