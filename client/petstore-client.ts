@@ -84,7 +84,7 @@ export class PetstoreClient implements PetstoreApi {
     if (query.status !== undefined) search.set('status', query.status);
     if (query.after !== undefined) search.set('after', decimal(query.after));
     const text = search.size === 0 ? '' : `?${search.toString()}`;
-    return (await this.#listPage(`${this.#baseUrl}/pets${text}`, 'listPets')).pets;
+    return (await this.#listPage(`${this.#baseUrl}/pets${text}`)).pets;
   }
 
   /** createPet [spec 4.2]: the server validates `input` as a NewPet and answers the stored Pet. */
@@ -121,15 +121,15 @@ export class PetstoreClient implements PetstoreApi {
     if (options.status !== undefined) search.set('status', options.status);
     let url: string | undefined = `${this.#baseUrl}/pets?${search.toString()}`;
     while (url !== undefined) {
-      const page: { pets: Pet[]; next: string | undefined } = await this.#listPage(url, 'listPets');
+      const page: { pets: Pet[]; next: string | undefined } = await this.#listPage(url);
       yield* page.pets;
       if (page.next === url) throw new PetstoreError('unavailable', `The server links ${url} as its own next page`);
       url = page.next;
     }
   }
 
-  async #listPage(url: string, operation: string): Promise<{ pets: Pet[]; next: string | undefined }> {
-    const answer = await this.#send(operation, 'GET', url);
+  async #listPage(url: string): Promise<{ pets: Pet[]; next: string | undefined }> {
+    const answer = await this.#send('listPets', 'GET', url);
     if (answer.status !== 200) throw this.#failure(answer);
     const pets = this.#expect(answer, asPets(parseJson(answer.text)), 'not a Pet array');
     const link = findLink(parseLinkHeader(answer.response.headers.get('link') ?? ''), 'next');
