@@ -61,7 +61,7 @@ export function readJsonBody(request: IncomingMessage, options: ReadJsonBodyOpti
     return Promise.reject(new PetstoreError('unsupported_media_type', `${action}: send the body as \`Content-Type: ${JSON_MEDIA_TYPE}\`${sent === undefined ? ' (no Content-Type was sent)' : `, not \`${sent.slice(0, 100)}\``}`));
   }
   const declared = request.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(action, limit));
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(request, action, limit));
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -78,7 +78,7 @@ export function readJsonBody(request: IncomingMessage, options: ReadJsonBodyOpti
       if (received > limit) {
         // Stop buffering; the 413 goes out with `Connection: close`, so the excess is never kept.
         request.pause();
-        settle(() => reject(tooLarge(action, limit)));
+        settle(() => reject(tooLarge(request, action, limit)));
         return;
       }
       chunks.push(chunk);
@@ -98,7 +98,20 @@ export function readJsonBody(request: IncomingMessage, options: ReadJsonBodyOpti
   });
 }
 
-function tooLarge(action: string, limit: number): PetstoreError {
+/** Connections whose rest of a body is left unread: they end after the 413, so nothing behind it on them may run. */
+const closingConnections = new WeakSet<object>();
+
+/**
+ * Whether a request was pipelined behind a 413 on the same connection. Node parses and dispatches it
+ * at once, but the connection closes after the 413, so it would run (a create!) without ever being
+ * answered: it must not run at all [RFC 9112 §9.6: no further requests after deciding to close].
+ */
+export function isBehindUnreadBody(request: IncomingMessage): boolean {
+  return closingConnections.has(request.socket);
+}
+
+function tooLarge(request: IncomingMessage, action: string, limit: number): PetstoreError {
+  closingConnections.add(request.socket);
   return new PetstoreError('payload_too_large', `${action}: the body must be at most ${limit} bytes`);
 }
 

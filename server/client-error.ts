@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import { PetstoreError } from '../lib/index.js';
 
@@ -40,4 +41,22 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   socket.end(rawErrorResponse(errorFor(error.code)));
+}
+
+/** How long a refused CONNECT's socket may linger for the client to read the answer and close (ms). */
+const CONNECT_LINGER = 1_000;
+
+/**
+ * The server's `connect` listener. This server is no proxy, so it offers no tunnel [RFC 9110 §9.3.6];
+ * without a listener Node drops such connections without a word. Node has detached its parser and
+ * its error and timeout handling from the socket, so this listener guards both itself.
+ */
+export function handleConnect(_request: unknown, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  // Whatever follows is never read as a request; draining it avoids a reset that could eat the answer.
+  socket.resume();
+  const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+  socket.end(rawErrorResponse(new PetstoreError('bad_request', 'CONNECT is not supported: this server is not a proxy')));
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PetstoreError } from '../lib/index.js';
 import { logAccess } from './access-log.js';
-import { handleClientError } from './client-error.js';
+import { handleClientError, handleConnect } from './client-error.js';
 import { createHandler, DEFAULT_BASE_PATH } from './handler.js';
 import type { HandlerOptions } from './handler.js';
 import { logToStderr, sendError, sendJson } from './responses.js';
@@ -111,6 +111,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.keepAliveTimeout = timeouts.keepAlive;
   server.setTimeout(timeouts.socket);
   server.on('clientError', handleClientError);
+  server.on('connect', handleConnect);
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     sendError(response, new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`), { logError });
   });

@@ -151,6 +151,10 @@ export function exchange(port: number, bytes: Buffer, options: ExchangeOptions):
         written += piece.length;
         if (options.delivery !== undefined && options.delivery !== 'whole') await pause();
       }
+      if (options.vanishAfter !== undefined) {
+        await pause();
+        finish();
+      }
     });
   });
 }
