@@ -23,34 +23,34 @@ Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme n
 
 Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is.`;
 
+/** The Error response of one code that no single operation owns. */
+function sharedResponse(code: ErrorCode, when: string): OpenApiResponse {
+  return errorResponse(ERROR_CODES[code], [{ code, when }], {});
+}
+
 /** Responses that belong to no single operation: an unknown path, another method, and what the connection layer answers. */
 function sharedResponses(): Record<string, OpenApiResponse> {
   return {
-    UnknownPath: errorResponse([{ code: 'not_found', when: 'No resource has this path (answered after authentication, so it reveals nothing).' }], {}),
-    MethodNotAllowed: errorResponse([{ code: 'method_not_allowed', when: 'The path exists but does not answer this method; `Allow` lists those it does.' }], {}),
-    MalformedRequest: errorResponse([{ code: 'bad_request', when: 'The request is not valid HTTP/1.1 (framing, line endings, header syntax); the connection is closed.' }], {}),
-    RequestTimeout: errorResponse([{ code: 'request_timeout', when: 'The request headers (10 s) or the whole request (30 s) did not arrive in time; the connection is closed.' }], {}),
-    ExpectationFailed: errorResponse([{ code: 'expectation_failed', when: 'An `Expect` header other than `100-continue` (RFC 9110 §10.1.1).' }], {}),
-    HeadersTooLarge: errorResponse([{ code: 'headers_too_large', when: 'The request headers exceed the server\'s limit; the connection is closed.' }], {}),
+    UnknownPath: sharedResponse('not_found', 'No resource has this path (answered after authentication, so it reveals nothing).'),
+    MethodNotAllowed: sharedResponse('method_not_allowed', 'The path exists but does not answer this method; `Allow` lists those it does.'),
+    MalformedRequest: sharedResponse('bad_request', 'The request is not valid HTTP/1.1 (framing, line endings, header syntax); the connection is closed.'),
+    RequestTimeout: sharedResponse('request_timeout', 'The request headers (10 s) or the whole request (30 s) did not arrive in time; the connection is closed.'),
+    ExpectationFailed: sharedResponse('expectation_failed', 'An `Expect` header other than `100-continue` (RFC 9110 §10.1.1).'),
+    HeadersTooLarge: sharedResponse('headers_too_large', 'The request headers exceed the server\'s limit; the connection is closed.'),
   };
 }
 
 /** The Error response for failures sharing one status, with the codes narrowed to those cases. */
-function errorResponse(cases: readonly ErrorCase[], everyAnswer: Record<string, OpenApiHeader>): OpenApiResponse {
+function errorResponse(status: number, cases: readonly ErrorCase[], everyAnswer: Record<string, OpenApiHeader>): OpenApiResponse {
   const codes = cases.map((failure) => failure.code);
-  const headers: Record<string, OpenApiHeader> = {};
-  for (const failure of cases) {
-    for (const [name, header] of Object.entries(ERROR_HEADERS[failure.code] ?? {})) {
-      // A header only some of the codes carry is optional for the response as a whole.
-      headers[name] = cases.every((other) => ERROR_HEADERS[other.code]?.[name] !== undefined) ? header : { ...header, required: false };
-    }
-  }
+  // Each code that comes with a header is alone at its status (401, 405, 413, 415), so the header is required there.
+  const headers: Record<string, OpenApiHeader> = Object.assign({}, ...codes.map((code) => ERROR_HEADERS[code]));
   // A 401 and the 400 for a missing Host are sent before the operation is known, so without its headers.
   const carriers = cases.filter((failure) => failure.code !== 'unauthorized' && failure.code !== 'bad_request').length;
   for (const [name, header] of Object.entries(everyAnswer)) {
     if (carriers > 0) headers[name] = carriers === cases.length ? header : { ...header, required: false };
   }
-  const narrowed: JsonSchema = { properties: { code: { enum: codes }, status: { const: statusOf(codes) } } };
+  const narrowed: JsonSchema = { properties: { code: { enum: codes }, status: { const: status } } };
   const response: OpenApiResponse = {
     description: cases.map((failure) => `\`${failure.code}\`: ${failure.when}`).join(' '),
     content: { 'application/json': { schema: { allOf: [schemaRef('Error'), narrowed] } } },
@@ -59,25 +59,21 @@ function errorResponse(cases: readonly ErrorCase[], everyAnswer: Record<string, 
   return response;
 }
 
-function statusOf(codes: readonly ErrorCode[]): number {
-  const [first] = codes;
-  return first === undefined ? 0 : ERROR_CODES[first];
-}
-
 /** The responses of one operation, by status: its success, then its failures grouped by HTTP status. */
 function responsesOf(definition: OperationDefinition): Record<string, OpenApiResponse> {
   const everyAnswer = definition.headersOnEveryAnswer ?? {};
   const byStatus = new Map<number, ErrorCase[]>();
   for (const failure of definition.errors) {
-    const status = ERROR_CODES[failure.code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), failure]);
+    const group = byStatus.get(ERROR_CODES[failure.code]);
+    if (group === undefined) byStatus.set(ERROR_CODES[failure.code], [failure]);
+    else group.push(failure);
   }
   const success = definition.success.response;
   const responses: Record<string, OpenApiResponse> = {
     [definition.success.status]: Object.keys(everyAnswer).length === 0 ? success : { ...success, headers: { ...success.headers, ...everyAnswer } },
   };
-  for (const status of [...byStatus.keys()].sort((left, right) => left - right)) {
-    responses[status] = errorResponse(byStatus.get(status) ?? [], everyAnswer);
+  for (const [status, cases] of [...byStatus].sort(([left], [right]) => left - right)) {
+    responses[status] = errorResponse(status, cases, everyAnswer);
   }
   return responses;
 }

@@ -85,10 +85,6 @@ export const PATH_METHODS: Readonly<Record<string, readonly OpenApiMethod[]>> = 
   '/openapi.json': ['get', 'options'],
 };
 
-function methodsOf(path: string): readonly OpenApiMethod[] {
-  return PATH_METHODS[path] ?? [];
-}
-
 /** Every operation of the interface [spec 4], as the HTTP handler answers it. */
 export function operationDefinitions(context: OperationContext): OperationDefinition[] {
   const { basePath, bodyLimit } = context;
@@ -234,6 +230,6 @@ export function operationDefinitions(context: OperationContext): OperationDefini
       success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } },
       errors: [MISSING_HOST],
     },
-    ...Object.keys(PATH_METHODS).map((path) => optionsOperation(path, methodsOf(path))),
+    ...Object.entries(PATH_METHODS).map(([path, methods]) => optionsOperation(path, methods)),
   ];
 }
