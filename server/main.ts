@@ -17,7 +17,8 @@ Environment:
   PETSTORE_DATABASE_URL  PostgreSQL connection URL (needs "npm install pg").
   PETSTORE_ACCESS_LOG  1 to write one JSON line per request to stdout (never any header).
 
-Endpoints: GET/POST /v1/pets, GET /v1/pets/{petId} (deprecated), GET /healthz (no key).
+Endpoints: GET/POST /v1/pets, GET /v1/pets/{petId} (deprecated), GET /v1/openapi.json and
+           GET /healthz (no key).
 Stops gracefully on SIGTERM or SIGINT.
 `;
 
