@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { PetstoreError } from '../lib/index.js';
+import { closeAfterAnswer } from './closing-connections.js';
 
 /** Default largest request body accepted, in bytes (decided: a NewPet is well under 1 KiB). */
 export const DEFAULT_BODY_LIMIT = 65_536;
@@ -98,20 +99,9 @@ export function readJsonBody(request: IncomingMessage, options: ReadJsonBodyOpti
   });
 }
 
-/** Connections whose rest of a body is left unread: they end after the 413, so nothing behind it on them may run. */
-const closingConnections = new WeakSet<object>();
-
-/**
- * Whether a request was pipelined behind a 413 on the same connection. Node parses and dispatches it
- * at once, but the connection closes after the 413, so it would run (a create!) without ever being
- * answered: it must not run at all [RFC 9112 §9.6: no further requests after deciding to close].
- */
-export function isBehindUnreadBody(request: IncomingMessage): boolean {
-  return closingConnections.has(request.socket);
-}
-
 function tooLarge(request: IncomingMessage, action: string, limit: number): PetstoreError {
-  closingConnections.add(request.socket);
+  // The rest of the body stays unread, so the connection ends after the 413.
+  closeAfterAnswer(request);
   return new PetstoreError('payload_too_large', `${action}: the body must be at most ${limit} bytes`);
 }
 

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
-import { bodyErrorHeaders, DEFAULT_BODY_LIMIT, isBehindUnreadBody, RequestAbortedError, readJsonBody } from './body.js';
+import { bodyErrorHeaders, DEFAULT_BODY_LIMIT, RequestAbortedError, readJsonBody } from './body.js';
+import { isOnClosingConnection } from './closing-connections.js';
 import { PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
 import { logToStderr, sendError, sendJson, sendPrepared } from './responses.js';
@@ -135,8 +136,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   }
 
   return function handlePetstore(request, response, next) {
-    // Its connection closes after an earlier 413, so this request would run without ever being answered.
-    if (isBehindUnreadBody(request)) return;
+    // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
+    if (isOnClosingConnection(request)) return;
     try {
       const url = requestTarget(request.url ?? '/');
       const queryStart = url.indexOf('?');

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { PetstoreError } from '../lib/index.js';
 import { logAccess } from './access-log.js';
 import { handleClientError, handleConnect } from './client-error.js';
+import { closeAfterAnswer } from './closing-connections.js';
 import { createHandler, DEFAULT_BASE_PATH } from './handler.js';
 import type { HandlerOptions } from './handler.js';
+import { createPipelineGuard } from './pipelining.js';
 import { logToStderr, sendError, sendJson } from './responses.js';
 
 /** Time a client has to send its request headers (ms); slower clients get a 408 and are cut off. */
@@ -76,13 +78,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   class ShutdownAwareResponse extends ServerResponse {
     override writeHead(statusCode: number, ...rest: unknown[]): this {
       // Checked when the headers are written, so requests already in flight at shutdown get it too.
-      if (shutdown.isClosing) this.shouldKeepAlive = false;
+      if (shutdown.isClosing) {
+        this.shouldKeepAlive = false;
+        closeAfterAnswer(this.req);
+      }
       return Reflect.apply(super.writeHead, this, [statusCode, ...rest]) as this;
     }
   }
 
+  const admitPipelined = createPipelineGuard();
+
   function listener(request: IncomingMessage, response: ServerResponse): void {
     if (accessLog !== undefined) logAccess(request, response, accessLog);
+    if (!admitPipelined(request, response)) return;
     const url = request.url ?? '';
     if (url === HEALTH_PATH || url.startsWith(`${HEALTH_PATH}?`)) {
       if (request.method === 'GET' || request.method === 'HEAD') return sendJson(response, 200, HEALTHY);

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { MAX_PIPELINED_REQUESTS } from '../../server/pipelining.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { codeOf, exchangeProblems, responseProblems } from './checks.js';
 import { report } from './settings.js';
 import { Random } from './prng.js';
 import { exchange } from './wire.js';
-import type { Delivery, WireExchange } from './wire.js';
+import type { Delivery, WireExchange, WireResponse } from './wire.js';
 
 // Framing cases beyond test/server/protocol.test.ts, each with a create smuggled behind it where
 // that makes sense: whatever the server does with the bad request, the smuggled one must never run.
@@ -163,9 +164,10 @@ describe('raw-socket framing and hostile clients', () => {
       [`POST /v1/pets HTTP/1.1\r\n${HEAD}Transfer-Encoding: chunked\r\n\r\n${chunked(['{"nam', 'e":"Pipelined B","categor', 'yId":1}'])}`, 'POST', 201],
       [`GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}\r\n`, 'GET', 200],
     ] as const;
-    const bytes = Buffer.from(requests.map(([text]) => text).join('').repeat(5));
-    const methods = Array.from({ length: 5 }, () => requests.map(([, method]) => method)).flat();
-    const expected = Array.from({ length: 5 }, () => requests.map(([, , status]) => status)).flat();
+    // Three rounds of ten: within the server's limit of requests waiting on one connection.
+    const bytes = Buffer.from(requests.map(([text]) => text).join('').repeat(3));
+    const methods = Array.from({ length: 3 }, () => requests.map(([, method]) => method)).flat();
+    const expected = Array.from({ length: 3 }, () => requests.map(([, , status]) => status)).flat();
     for (const delivery of ['whole', 'bytewise'] as const) {
       cases++;
       const outcome = await exchange(server.port, bytes, { methods, delivery, timeoutMs: 20_000 });
@@ -173,6 +175,32 @@ describe('raw-socket framing and hostile clients', () => {
       assert.deepEqual(outcome.responses.map((response) => response.status), expected, delivery);
       for (const [index, response] of outcome.responses.entries()) assert.deepEqual(responseProblems(response, methods[index] as string), []);
     }
+  });
+
+  test(`a connection pipelining more than ${MAX_PIPELINED_REQUESTS} waiting requests gets those answered, then a 400 with Connection: close, and nothing behind it runs`, async () => {
+    // GETs: Node itself reads a pipelined request with a body only once the one before it is answered.
+    cases++;
+    const count = 200;
+    const bytes = Buffer.from(LIST.repeat(count) + SMUGGLED);
+    const outcome = await exchange(server.port, bytes, { methods: [...Array.from({ length: count }, () => 'GET'), 'POST'] });
+    assert.equal(outcome.isResetEarly, false);
+    const statuses = outcome.responses.map((response) => response.status);
+    assert.deepEqual(statuses, [...Array.from({ length: MAX_PIPELINED_REQUESTS + 1 }, () => 200), 400]);
+    const refusal = outcome.responses.at(-1) as WireResponse;
+    assert.equal(refusal.headers['connection'], 'close');
+    assert.deepEqual(responseProblems(refusal, 'GET'), []);
+    assert.match(refusal.body.toString('utf8'), /Too many pipelined requests/);
+    await assertNothingSmuggled();
+  });
+
+  test('a connection that keeps pipelining after being told to close is cut off, and nothing behind it runs', async () => {
+    cases++;
+    const baseline = await connections(server);
+    const outcome = await exchange(server.port, Buffer.from(LIST.repeat(3_000) + SMUGGLED), { methods: Array.from({ length: 3_001 }, () => 'GET') });
+    assert.ok(outcome.isClosedByServer, 'the server ended the connection');
+    assert.ok(outcome.responses.length <= MAX_PIPELINED_REQUESTS + 2, `${outcome.responses.length} answers`);
+    await settleConnections(server, baseline);
+    await assertNothingSmuggled();
   });
 
   test('a request pipelined behind one that closes the connection never runs', async () => {
