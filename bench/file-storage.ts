@@ -4,7 +4,7 @@
  * create, and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded
  * in time.
  *
- *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--directory <dir>]
+ *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>]
  *
  * Needs wrk (Debian: apt-get install wrk). Layout on a 2-core machine: each server is its own process
  * pinned to core 0, wrk is pinned to core 1 (one thread, one connection per client). Each cell gets
@@ -16,7 +16,7 @@ import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
@@ -192,6 +192,8 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '4' },
       rounds: { type: 'string', default: '3' },
       pets: { type: 'string', default: '1000000' },
+      reopens: { type: 'string', default: '3' },
+      part: { type: 'string', default: 'all' },
       directory: { type: 'string' },
       serve: { type: 'string' },
       reopen: { type: 'string' },
@@ -204,6 +206,9 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
   const pets = Number(values.pets);
+  const reopenRuns = Number(values.reopens);
+  const isHttpPart = values.part !== 'reopen';
+  const isReopenPart = values.part !== 'http';
   const directory = await mkdtemp(join(values.directory ?? tmpdir(), 'petstore-bench-file-'));
   const script = join(directory, 'create.lua');
   await writeFile(script, [
@@ -214,9 +219,10 @@ async function main(): Promise<void> {
   ].join('\n'));
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   try {
+    const out: string[] = [];
     const cells = new Map<string, Cell[]>();
     let cellIndex = 0;
-    for (let round = 1; round <= rounds; round++) {
+    for (let round = 1; round <= (isHttpPart ? rounds : 0); round++) {
       for (const concurrency of CONCURRENCIES) {
         for (const storageName of STORAGES) {
           const cell = await measure(storageName, concurrency, seconds, directory, script, cellIndex++);
@@ -227,47 +233,57 @@ async function main(): Promise<void> {
       }
     }
 
-    const journal = join(directory, 'million.journal');
-    log(`building a journal of ${format(pets)} pets`);
-    const buildMilliseconds = await buildJournal(journal, pets);
-    const reopens: { milliseconds: number; heap: number }[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--reopen', journal]);
-      const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
-      reopens.push(JSON.parse(stdout.slice(stdout.indexOf('reopened ') + 9)) as { milliseconds: number; heap: number });
-    }
-    const journalBytes = (await stat(journal)).size;
-
-    const out: string[] = [];
-    out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1.`);
-    out.push('');
-    out.push('| concurrency | memory | file, fsync | fsync / memory | syncs per create (fsync) | records per batch (fsync) | file, write | write / memory | errors |');
-    out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const concurrency of CONCURRENCIES) {
-      const of = (name: StorageName): Cell[] => cells.get(`${name} ${concurrency}`) ?? [];
-      const memory = median(of('memory').map((cell) => cell.requestsPerSecond));
-      const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
-      const write = median(of('write').map((cell) => cell.requestsPerSecond));
-      const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
-      const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
-      const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
-      out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${(fsync / memory).toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${(write / memory).toFixed(2)} | ${errors} |`);
-    }
-    out.push('');
-    out.push(`Reopen of a journal of ${format(pets)} pets (${format(journalBytes / 1e6, 1)} MB, page cache warm), in a fresh process on core 0:`);
-    out.push('');
-    out.push('| run | reopen time | heap after reopen |');
-    out.push('|---:|---:|---:|');
-    for (const [index, reopened] of reopens.entries()) out.push(`| ${index + 1} | ${format(reopened.milliseconds)} ms | ${format(reopened.heap / 1e6)} MB |`);
-    out.push(`| median | ${format(median(reopens.map((reopened) => reopened.milliseconds)))} ms | |`);
-    out.push('');
-    out.push(`Building that journal through the storage (write mode, 1,000 inserts in flight, in-process) took ${format(buildMilliseconds / 1000, 1)} s.`);
-    out.push('');
-    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, journal directory ${directory}.`);
+    if (isHttpPart) out.push(...httpTable(cells, rounds, seconds));
+    if (isReopenPart) out.push(...await reopenTable(directory, pets, reopenRuns));
+    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, journal directory ${directory}; load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}.`);
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, seconds: number): string[] {
+  const out: string[] = [];
+  out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1.`);
+  out.push('');
+  out.push('| concurrency | memory | file, fsync | fsync / memory | syncs per create (fsync) | records per batch (fsync) | file, write | write / memory | errors |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const concurrency of CONCURRENCIES) {
+    const of = (name: StorageName): readonly Cell[] => cells.get(`${name} ${concurrency}`) ?? [];
+    const memory = median(of('memory').map((cell) => cell.requestsPerSecond));
+    const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
+    const write = median(of('write').map((cell) => cell.requestsPerSecond));
+    const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
+    const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
+    const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
+    out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${(fsync / memory).toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${(write / memory).toFixed(2)} | ${errors} |`);
+  }
+  out.push('');
+  return out;
+}
+
+async function reopenTable(directory: string, pets: number, runs: number): Promise<string[]> {
+  const journal = join(directory, 'million.journal');
+  process.stderr.write(`building a journal of ${format(pets)} pets\n`);
+  const buildMilliseconds = await buildJournal(journal, pets);
+  const reopens: { milliseconds: number; heap: number }[] = [];
+  for (let attempt = 0; attempt < runs; attempt++) {
+    const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--reopen', journal]);
+    const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
+    reopens.push(JSON.parse(stdout.slice(stdout.indexOf('reopened ') + 9)) as { milliseconds: number; heap: number });
+  }
+  const journalBytes = (await stat(journal)).size;
+  const out: string[] = [];
+  out.push(`Reopen of a journal of ${format(pets)} pets (${format(journalBytes / 1e6, 1)} MB, page cache warm), in a fresh process on core 0:`);
+  out.push('');
+  out.push('| run | reopen time | heap after reopen |');
+  out.push('|---:|---:|---:|');
+  for (const [index, reopened] of reopens.entries()) out.push(`| ${index + 1} | ${format(reopened.milliseconds)} ms | ${format(reopened.heap / 1e6)} MB |`);
+  out.push(`| median | ${format(median(reopens.map((reopened) => reopened.milliseconds)))} ms | |`);
+  out.push('');
+  out.push(`Building that journal through the storage (write mode, 1,000 inserts in flight, in-process) took ${format(buildMilliseconds / 1000, 1)} s.`);
+  out.push('');
+  return out;
 }
 
 await main();

@@ -1,6 +1,6 @@
 import type { Pet } from '../types.js';
 import type { StorageFile } from './file-system.js';
-import { decodeFrame, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE } from './journal-format.js';
+import { decodeFrame, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE, readPetFrame } from './journal-format.js';
 import type { Frame } from './journal-format.js';
 
 /** Bytes read per call while scanning; far above one frame, small enough to keep memory flat for any journal size. */
@@ -99,6 +99,19 @@ export async function scanJournal(file: StorageFile, size: number, onPet: (pet: 
   let pets = 0;
   let highestId = 0;
   while (offset < size) {
+    const buffer = reader.buffer;
+    let local = offset - reader.start;
+    if (local >= 0) {
+      for (let pet = readPetFrame(buffer, local); pet !== undefined && pet.id > highestId; pet = readPetFrame(buffer, local)) {
+        onPet(pet);
+        highestId = pet.id;
+        pets++;
+        local += FRAME_HEADER_SIZE + buffer.readUInt32LE(local + 4);
+      }
+      offset = reader.start + local;
+      if (offset >= size) break;
+    }
+    // Whatever the fast path stopped at: a frame crossing the chunk's end, a reservation, or damage.
     const frame = await reader.frameAt(offset);
     if (frame.kind === 'pet' && frame.pet.id > highestId) {
       onPet(frame.pet);
