@@ -1,5 +1,6 @@
 import { createServer, ServerResponse } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { PetstoreError } from '../lib/index.js';
 import { logAccess } from './access-log.js';
@@ -22,6 +23,8 @@ export const CONNECTIONS_CHECKING_INTERVAL = 1_000;
 export const SOCKET_TIMEOUT = 30_000;
 /** Time in-flight requests get to finish after shutdown starts, before their connections are cut (ms). */
 export const SHUTDOWN_DEADLINE = 10_000;
+/** Time idle keep-alive connections keep at shutdown, so a request already on its way is answered rather than reset (ms). */
+export const SHUTDOWN_IDLE_GRACE = 1_000;
 
 /** Options of startServer: the handler's options plus where to listen and how to operate. */
 export interface StartServerOptions extends HandlerOptions {
@@ -138,8 +141,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   function close(): Promise<void> {
     closing ??= (async () => {
       shutdown.isClosing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+      // Only stop listening for now: Node's server.close() also cuts every idle keep-alive connection
+      // at once, resetting requests already on their way. Those get a grace to arrive and be answered
+      // with Connection: close; then server.close() cuts whatever is still idle.
+      NetServer.prototype.close.call(server);
+      const grace = setTimeout(() => server.close(), Math.min(SHUTDOWN_IDLE_GRACE, shutdownDeadline));
       let deadline: NodeJS.Timeout | undefined;
       const cut = new Promise<void>((resolve) => {
         deadline = setTimeout(() => {
@@ -151,6 +158,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await Promise.race([closed, cut]);
       clearTimeout(deadline);
       await closed;
+      clearTimeout(grace);
       await options.store.close();
     })();
     return closing;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { AUTH, assertError, call, startTestServer } from '../support/http.js';
+import { API_KEY, AUTH, assertError, call, parseRawResponses, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 
 // One test per defect the robustness suite found, named after the behaviour it pins down.
@@ -17,5 +18,32 @@ describe('defects found by the robustness suite', () => {
       assertError(reply, 404, 'not_found', /was not found/);
       assert.equal(reply.headers['sunset'], 'Thu, 05 Dec 2030 00:00:00 GMT');
     }
+  });
+
+  test('close() answers a request arriving on an idle keep-alive connection with Connection: close instead of resetting it', async () => {
+    const closing = await startTestServer();
+    const socket = connect(closing.port, '127.0.0.1');
+    let received = '';
+    const ended = new Promise<string>((resolve) => {
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(`${received}<${error.code}>`));
+      socket.on('close', () => resolve(received));
+    });
+    const request = `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${API_KEY}\r\n\r\n`;
+    await new Promise<void>((resolve) => {
+      socket.once('data', (data: Buffer) => {
+        received += data.toString('latin1');
+        resolve();
+      });
+      socket.write(request);
+    });
+    socket.on('data', (data: Buffer) => { received += data.toString('latin1'); });
+    // The connection is idle now; shutdown begins just as the client sends its next request.
+    const closed = closing.close();
+    socket.write(request);
+    const text = await ended;
+    await closed;
+    const responses = parseRawResponses(text);
+    assert.deepEqual(responses.map((response) => response.status), [200, 200], text);
+    assert.equal(responses[1]?.headers['connection'], 'close');
   });
 });

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { spawnServer } from '../support/process.js';
+import { report } from './settings.js';
+import { exchange } from './wire.js';
+
+/** Two keys, as during a rotation; distinctive enough that any copy of them is found. */
+const KEYS = ['robust-secret-alpha-7f3c9e51d2', 'robust-secret-beta-1d2b8a40c6'];
+
+/** Tokens clients tried that are not keys: they must not be written either. */
+const GUESSES = ['guessed-token-0a9b8c7d6e', `${KEYS[0]}-and-more`];
+
+/** Requests that carry a key (or a guess) in every place a client might put one, through every path of the server. */
+function requests(): { text: string; method: string }[] {
+  const [alpha = '', beta = ''] = KEYS;
+  const auth = (token: string, scheme = 'Bearer'): string => `Authorization: ${scheme} ${token}\r\n`;
+  const json = 'Content-Type: application/json\r\n';
+  const body = (name: string): string => JSON.stringify({ name, categoryId: 3, status: 'available' });
+  const post = (authorization: string, text: string, extra = ''): string => `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${authorization}${json}${extra}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+  const get = (path: string, authorization: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n${authorization}\r\n`;
+  return [
+    { text: post(auth(alpha), body('Secret keeper')), method: 'POST' },
+    { text: post(auth(beta), body('Second keeper')), method: 'POST' },
+    { text: get('/v1/pets?limit=5', auth(alpha, 'bearer')), method: 'GET' },
+    { text: get('/v1/pets/1', auth(beta, 'BEARER')), method: 'GET' },
+    { text: get('/v1/pets/999', auth(alpha)), method: 'GET' },
+    { text: get('/v1/nothing', auth(alpha)), method: 'GET' },
+    { text: get('/v1/pets?status=nope', auth(alpha)), method: 'GET' },
+    { text: get('/healthz', auth(alpha)), method: 'GET' },
+    { text: get('/v1/pets', auth(GUESSES[0] as string)), method: 'GET' },
+    { text: get('/v1/pets', auth(GUESSES[1] as string)), method: 'GET' },
+    { text: get('/v1/pets', auth(alpha, 'Basic')), method: 'GET' },
+    { text: get('/v1/pets', `Authorization: ${alpha}\r\n`), method: 'GET' },
+    { text: get('/v1/pets', `X-Api-Key: ${alpha}\r\nCookie: key=${beta}\r\n`), method: 'GET' },
+    { text: post(auth(alpha), '{"name":', ''), method: 'POST' },
+    { text: post(auth(alpha), body('x'.repeat(300))), method: 'POST' },
+    { text: post(auth(alpha).replace(json, ''), body('Typed'), 'Content-Type: text/plain\r\n').replace(json, ''), method: 'POST' },
+    { text: post(auth(alpha), body('Big'), `X-Pad: ${'p'.repeat(70_000)}\r\n`), method: 'POST' },
+    { text: `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(alpha)}${json}Content-Length: 70000\r\n\r\n`, method: 'POST' },
+    { text: `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(alpha)}${json}Transfer-Encoding: chunked\r\n\r\nZZ\r\n`, method: 'POST' },
+    { text: `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(alpha)}Expect: teapot\r\n\r\n`, method: 'GET' },
+    { text: `CONNECT /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(alpha)}\r\n`, method: 'CONNECT' },
+    { text: `OPTIONS /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(beta)}\r\n`, method: 'OPTIONS' },
+    { text: `DELETE /v1/pets/1 HTTP/1.1\r\nHost: x\r\n${auth(beta)}\r\n`, method: 'DELETE' },
+    { text: `GET /v1/pets HTTP/1.1\r\n${auth(alpha)}\r\n`, method: 'GET' },
+    { text: `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${auth(alpha)}X-Bad\u0001: y\r\n\r\n`, method: 'GET' },
+  ];
+}
+
+describe('secrets in everything the real server writes', () => {
+  let directory: string;
+  before(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'petstore-secrets-'));
+  });
+  after(() => rm(directory, { recursive: true, force: true }));
+
+  test('the standalone server with the access log and a data file writes neither API keys nor rejected tokens anywhere, and answers none', async () => {
+    const server = spawnServer({ PETSTORE_API_KEYS: KEYS.join(','), PETSTORE_ACCESS_LOG: '1', PETSTORE_DATA: join(directory, 'pets.data') });
+    const answers: string[] = [];
+    try {
+      await server.ready;
+      const port = Number(new URL(server.origin).port);
+      for (const { text, method } of requests()) {
+        const outcome = await exchange(port, Buffer.from(text), { methods: [method] });
+        answers.push(outcome.responses.map((response) => JSON.stringify(response.headers) + response.body.toString('latin1')).join('') + outcome.leftover);
+      }
+      // A client that sends a key and vanishes before its headers are complete.
+      const slow = await exchange(port, Buffer.from(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEYS[0]}\r\n`), { methods: ['GET'], timeoutMs: 500 });
+      answers.push(slow.leftover);
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.stderr());
+    }
+    const files: string[] = [];
+    for (const name of await readdir(directory)) files.push((await readFile(join(directory, name))).toString('latin1'));
+    assert.ok(files.length > 0 && files.some((file) => file.includes('Secret keeper')), 'the data file holds the pets created');
+    const written = { stdout: server.stdout(), stderr: server.stderr(), 'data files': files.join('\n'), answers: answers.join('\n') };
+    assert.ok(written.stdout.split('\n').filter((line) => line.startsWith('{')).length >= requests().length - 6, 'the access log recorded the requests');
+    let found = 0;
+    for (const secret of [...KEYS, ...GUESSES]) {
+      for (const [where, text] of Object.entries(written)) {
+        const count = text.split(secret).length - 1;
+        found += count;
+        assert.equal(count, 0, `${JSON.stringify(secret)} appears ${count} times in ${where}`);
+      }
+    }
+    report({ part: 'secrets (stdout, stderr, data file, answers)', cases: requests().length + 1, failures: found });
+  });
+});
