@@ -244,7 +244,7 @@ async function main(): Promise<void> {
 
 function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, seconds: number): string[] {
   const out: string[] = [];
-  out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1.`);
+  out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1. Ratios are medians of per-round ratios (each cell against the memory cell of its own round).`);
   out.push('');
   out.push('| concurrency | memory | file, fsync | fsync / memory | syncs per create (fsync) | records per batch (fsync) | file, write | write / memory | errors |');
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -253,10 +253,12 @@ function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, 
     const memory = median(of('memory').map((cell) => cell.requestsPerSecond));
     const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
     const write = median(of('write').map((cell) => cell.requestsPerSecond));
+    // Ratios pair each cell with the memory cell of its own round, measured seconds apart.
+    const ratio = (name: StorageName): number => median(of(name).map((cell, round) => cell.requestsPerSecond / (of('memory')[round]?.requestsPerSecond ?? Number.NaN)));
     const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
     const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
     const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
-    out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${(fsync / memory).toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${(write / memory).toFixed(2)} | ${errors} |`);
+    out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${ratio('fsync').toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${ratio('write').toFixed(2)} | ${errors} |`);
   }
   out.push('');
   return out;

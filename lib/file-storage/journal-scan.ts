@@ -99,18 +99,17 @@ export async function scanJournal(file: StorageFile, size: number, onPet: (pet: 
   let pets = 0;
   let highestId = 0;
   while (offset < size) {
+    // The reader only moves forward, so `offset` is never before the buffer's start.
     const buffer = reader.buffer;
     let local = offset - reader.start;
-    if (local >= 0) {
-      for (let pet = readPetFrame(buffer, local); pet !== undefined && pet.id > highestId; pet = readPetFrame(buffer, local)) {
-        onPet(pet);
-        highestId = pet.id;
-        pets++;
-        local += FRAME_HEADER_SIZE + buffer.readUInt32LE(local + 4);
-      }
-      offset = reader.start + local;
-      if (offset >= size) break;
+    for (let pet = readPetFrame(buffer, local); pet !== undefined && pet.id > highestId; pet = readPetFrame(buffer, local)) {
+      onPet(pet);
+      highestId = pet.id;
+      pets++;
+      local += FRAME_HEADER_SIZE + buffer.readUInt32LE(local + 4);
     }
+    offset = reader.start + local;
+    if (offset >= size) break;
     // Whatever the fast path stopped at: a frame crossing the chunk's end, a reservation, or damage.
     const frame = await reader.frameAt(offset);
     if (frame.kind === 'pet' && frame.pet.id > highestId) {
