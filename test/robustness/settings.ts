@@ -28,8 +28,8 @@ export interface RobustnessProfile {
 
 const BOUNDED: RobustnessProfile = {
   name: 'bounded',
-  bodyCases: 1500,
-  splitCases: 120,
+  bodyCases: 1200,
+  splitCases: 100,
   queryCases: 700,
   pathCases: 700,
   slowSockets: 240,
@@ -57,8 +57,15 @@ const LONG: RobustnessProfile = {
 /** The test harness reads its knobs here and nowhere else (the library and server take options). */
 const environment = process.env;
 
-/** The active profile: `PETSTORE_ROBUST=long` selects the long one. */
-export const PROFILE: RobustnessProfile = environment['PETSTORE_ROBUST'] === 'long' ? LONG : BOUNDED;
+function withSoakSeconds(profile: RobustnessProfile, value: string | undefined): RobustnessProfile {
+  if (value === undefined || value === '') return profile;
+  const seconds = Number(value);
+  if (!(Number.isInteger(seconds) && seconds >= 20)) throw new Error(`PETSTORE_SOAK_SECONDS must be an integer of at least 20, not ${JSON.stringify(value)}`);
+  return { ...profile, soakSeconds: seconds, soakWarmupSeconds: Math.min(profile.soakWarmupSeconds, Math.floor(seconds / 4)) };
+}
+
+/** The active profile: `PETSTORE_ROBUST=long` selects the long one; `PETSTORE_SOAK_SECONDS` shortens or lengthens its soak. */
+export const PROFILE: RobustnessProfile = withSoakSeconds(environment['PETSTORE_ROBUST'] === 'long' ? LONG : BOUNDED, environment['PETSTORE_SOAK_SECONDS']);
 
 function readSeed(value: string | undefined): number {
   if (value === undefined || value === '') return freshSeed();
