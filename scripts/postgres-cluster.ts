@@ -32,6 +32,8 @@ export interface PostgresCluster {
   port: number;
   /** Its PostgreSQL version, e.g. `15.18`. */
   version: string;
+  /** Its data directory (`postmaster.pid` there names the server's process). */
+  dataDirectory: string;
   /** Stops the server and deletes its directory; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -130,6 +132,7 @@ export async function startPostgresCluster(binaries: string, options: PostgresCl
       url: `postgresql://${SUPERUSER}@127.0.0.1:${port}/postgres`,
       port,
       version,
+      dataDirectory: data,
       async stop(): Promise<void> {
         if (isStopped) return;
         isStopped = true;

@@ -17,6 +17,13 @@ export interface PostgresConfig {
 /** How long to wait for a connection before answering 503, instead of holding requests forever (pg's default). */
 const CONNECT_TIMEOUT_MILLISECONDS = 5_000;
 
+/**
+ * How long an insert may wait for the table's insert lock before answering 503: far above the
+ * queue a busy table builds (one commit per lock holder), but it stops a stray session that holds
+ * the lock from hanging every create.
+ */
+const LOCK_TIMEOUT_MILLISECONDS = 10_000;
+
 function isModuleNotFound(error: unknown): boolean {
   return error instanceof Error && Object.getOwnPropertyDescriptor(error, 'code')?.value === 'ERR_MODULE_NOT_FOUND';
 }
@@ -39,7 +46,11 @@ async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
  */
 export async function openPostgresStorage(config: PostgresConfig): Promise<PetStorage> {
   const { Pool } = await loadDriver(config.loadDriver ?? (() => import('pg')));
-  const pool = new Pool({ connectionString: config.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MILLISECONDS });
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MILLISECONDS,
+    lock_timeout: LOCK_TIMEOUT_MILLISECONDS,
+  });
   // Without a listener, a connection that dies while idle in the pool (a database restart) would
   // crash the process; the pool drops that connection and opens a new one on the next request.
   pool.on('error', (error) => config.log(`PostgreSQL: an idle connection failed and was dropped (${error.message})`));

@@ -30,6 +30,11 @@ const SQLSTATE_OUTAGES: Readonly<Record<string, Outage>> = {
   '57P03': { reason: 'the database server is starting up or shutting down', advice: 'retry in a moment', isMidRequest: false },
   '3D000': { reason: 'the configured database does not exist', advice: 'create it (createdb) or correct the database name in the connection URL', isMidRequest: false },
   '25006': { reason: 'the database only accepts reads (a standby?)', advice: 'point the connection URL at the primary', isMidRequest: false },
+  '55P03': {
+    reason: 'another session held the insert lock of the pets table past lock_timeout',
+    advice: 'look in pg_locks for a session holding the advisory lock with classid 1348826227',
+    isMidRequest: false,
+  },
   '53300': { reason: 'the database has no free connection slots', advice: 'lower the pool size per process or raise max_connections', isMidRequest: false },
   '08': { reason: 'the connection to the database failed', advice: START_OR_FIX_URL, isMidRequest: false },
   '28': { reason: 'the database refused the credentials', advice: 'check the user and password in the connection URL', isMidRequest: false },

@@ -17,7 +17,7 @@ export interface Statements {
   setup: string;
   /** Fails with SQLSTATE 42703/42P01 unless the table has the columns this storage reads. */
   probe: string;
-  /** $1 the table name (for the lock key), $2 name, $3 categoryId, $4 status or null. */
+  /** $1 the quoted table name (for the lock key), $2 name, $3 categoryId, $4 status or null. */
   insert: string;
   /** $1 id. */
   get: string;

@@ -42,7 +42,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   }
 
   const [settings] = await run('prepare the pets table', statements.encoding, []);
-  const encoding = typeof settings === 'object' && settings !== null ? Object.getOwnPropertyDescriptor(settings, 'encoding')?.value : undefined;
+  const encoding: unknown = typeof settings === 'object' && settings !== null ? Object.getOwnPropertyDescriptor(settings, 'encoding')?.value : undefined;
   if (typeof encoding !== 'string' || !EXACT_ENCODINGS.has(encoding)) {
     throw new PetstoreError(
       'unavailable',
@@ -66,7 +66,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
 
   const storage: PetStorage = {
     async insert(pet: NewPet): Promise<Pet> {
-      const rows = await run('store the pet', statements.insert, [table.text, pet.name, pet.categoryId, pet.status ?? null]);
+      const rows = await run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null]);
       return petFromRow(rows[0]);
     },
     async get(id: number): Promise<Pet | undefined> {

@@ -14,9 +14,9 @@ const NAME_PART = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A validated table name, in the forms the SQL statements need. */
 export interface TableName {
-  /** The name as configured (`pets` or `schema.pets`), for messages and `::regclass`. */
+  /** The name as configured (`pets` or `schema.pets`), for messages. */
   text: string;
-  /** The quoted, possibly schema-qualified identifier to splice into SQL text. */
+  /** The quoted, possibly schema-qualified identifier to splice into SQL text or cast to `regclass`. */
   sql: string;
   /** The quoted name of the (status, id) index; indexes live in their table's schema. */
   statusIndexSql: string;

@@ -28,6 +28,7 @@ test('databaseFailure() turns unreachable or unserviceable databases into `unava
     ['3D000', /does not exist\); create it \(createdb\)/],
     ['25006', /only accepts reads/],
     ['53300', /no free connection slots/],
+    ['55P03', /55P03: another session held the insert lock of the pets table past lock_timeout/],
     ['53100', /53100: the database server ran out of resources/],
     ['08006', /08006: the connection to the database failed/],
     ['28P01', /refused the credentials\); check the user and password/],

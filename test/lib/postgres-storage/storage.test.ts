@@ -100,7 +100,7 @@ describe('createPostgresStorage() without a database', () => {
     await storage.get(9);
     assert.deepEqual(
       seen.slice(3).map(([, values]) => values),
-      [['shop.pets', name, 4, null], ['sold', 7, 3], [8, 4], [9]],
+      [['"shop"."pets"', name, 4, null], ['sold', 7, 3], [8, 4], [9]],
     );
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('Robert') && !text.includes('sold'), text);
   });
@@ -195,6 +195,15 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     }
   });
 
+  test('createPostgresStorage() keeps a mixed-case, schema-qualified table name exactly as given', async () => {
+    const admin = pool(1);
+    await admin.query('CREATE SCHEMA "Shop_2"');
+    const storage = await open('Shop_2.Pets_Table');
+    const pet = await storage.insert({ name: 'Rex', categoryId: 1 });
+    assert.deepEqual((await admin.query('SELECT id, name FROM "Shop_2"."Pets_Table"')).rows, [{ id: String(pet.id), name: 'Rex' }]);
+    await storage.close?.();
+  });
+
   test('createPostgresStorage() lets several processes start on one new table at once', async () => {
     const table = freshTable();
     const storages = await Promise.all(Array.from({ length: 6 }, () => open(table, 1)));
@@ -274,14 +283,14 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
       // Holding the insert lock from another session parks the insert where it can be cut off.
       await holder.query("SELECT pg_advisory_lock(1348826227, ($1::regclass::oid::bigint - 2147483648)::integer)", [table]);
       const insert = rejection(() => storage.insert({ name: 'Parked', categoryId: 1 }), 'unavailable');
-      for (;;) {
-        const waiting = await admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [`inserter ${table}`]);
-        if (waiting.rows.length > 0) {
-          await admin.query('SELECT pg_terminate_backend($1)', [waiting.rows[0].pid]);
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      let isTerminated = false;
+      // Bounded, so a storage that never waits for the lock fails the test instead of hanging it.
+      for (let round = 0; round < 1_000 && !isTerminated; round++) {
+        const waiting = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [`inserter ${table}`]);
+        isTerminated = waiting.rows.length > 0;
+        if (!isTerminated) await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      assert.ok(isTerminated, 'the insert waited for the advisory lock');
       const error = await insert;
       assert.match(error.message, /57P01: the database server is shutting down.*The pet may have been stored/);
     } finally {
@@ -289,6 +298,23 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     }
     assert.equal((await storage.insert({ name: 'After', categoryId: 1 })).name, 'After', 'the pool replaces the terminated connection');
     await inserting.end();
+  });
+
+  test('a PostgreSQL insert answers `unavailable` when another session holds the insert lock past lock_timeout', async () => {
+    const table = freshTable();
+    const impatient = new pg.Pool({ connectionString: url, max: 1, lock_timeout: 100 });
+    const storage = await createPostgresStorage({ query: impatient.query.bind(impatient), table });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(1348826227, ($1::regclass::oid::bigint - 2147483648)::integer)', [table]);
+      const error = await rejection(() => storage.insert({ name: 'Blocked', categoryId: 1 }), 'unavailable');
+      assert.match(error.message, /55P03: another session held the insert lock of the pets table/);
+    } finally {
+      await holder.end();
+    }
+    assert.equal((await storage.insert({ name: 'Free again', categoryId: 1 })).name, 'Free again');
+    await impatient.end();
   });
 
   test('a PostgreSQL storage keeps the `after` cursor exact while several pools insert at once', async () => {
