@@ -28,6 +28,10 @@ function isModuleNotFound(error: unknown): boolean {
   return error instanceof Error && Object.getOwnPropertyDescriptor(error, 'code')?.value === 'ERR_MODULE_NOT_FOUND';
 }
 
+function importPg(): Promise<PgDriver> {
+  return import('pg');
+}
+
 async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
   try {
     return await load();
@@ -45,7 +49,7 @@ async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
  * Rejects (and ends the pool) when the database cannot be reached, so the server does not start.
  */
 export async function openPostgresStorage(config: PostgresConfig): Promise<PetStorage> {
-  const { Pool } = await loadDriver(config.loadDriver ?? (() => import('pg')));
+  const { Pool } = await loadDriver(config.loadDriver ?? importPg);
   const pool = new Pool({
     connectionString: config.databaseUrl,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MILLISECONDS,

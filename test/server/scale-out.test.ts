@@ -132,4 +132,25 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     assert.equal(code, 1);
     assert.match(stderr, /^petstore: Cannot prepare the pets table: PostgreSQL is unavailable \(ECONNREFUSED: nothing accepts connections at the configured host and port\); start PostgreSQL or correct the connection URL/m);
   });
+
+  test('a server process answers 503 `unavailable` while its database is down, and still stops cleanly', async () => {
+    const server = await start();
+    const before = await createPet(server, 'before the outage');
+    await postgres.cluster?.stop();
+    for (const [method, path] of [['POST', '/pets'], ['GET', '/pets'], ['GET', `/pets/${before.id}`]] as const) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify({ name: 'during the outage', categoryId: 1 }) } : {}),
+      });
+      assert.equal(response.status, 503, `${method} ${path}`);
+      const body: unknown = await response.json();
+      assert.ok(typeof body === 'object' && body !== null && 'code' in body && 'message' in body && 'status' in body);
+      assert.equal(body.code, 'unavailable');
+      assert.equal(body.status, 503);
+      assert.match(String(body.message), /PostgreSQL is unavailable/);
+    }
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, server.stderr());
+  });
 });
