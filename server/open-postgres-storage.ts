@@ -1,8 +1,17 @@
 import { createPostgresStorage, PetstoreError } from '../lib/index.js';
-import type { PetStorage } from '../lib/index.js';
+import type { PetStorage, PostgresQuery } from '../lib/index.js';
+
+/** The part of a `pg` Pool the server uses; described here so the typings need no `@types/pg` (pg is an optional peer). */
+export interface PgPool {
+  query: PostgresQuery;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 
 /** The part of the `pg` module the server needs. */
-export type PgDriver = Pick<typeof import('pg'), 'Pool'>;
+export interface PgDriver {
+  Pool: new (config: { connectionString: string; connectionTimeoutMillis: number; lock_timeout: number }) => PgPool;
+}
 
 /** How the server reaches PostgreSQL. */
 export interface PostgresConfig {
