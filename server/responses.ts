@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isUnexpectedError, toErrorBody } from '../lib/index.js';
-import type { PetstoreError } from '../lib/index.js';
+import { isUnexpectedError, PetstoreError, toErrorBody } from '../lib/index.js';
 
 /** Headers every JSON response carries: the media type, no caching of API answers, no MIME sniffing. */
 export const JSON_HEADERS: readonly string[] = [
@@ -52,13 +51,18 @@ export interface SendErrorOptions {
  * to `logError`; if the response has already started, the connection is cut instead.
  */
 export function sendError(response: ServerResponse, error: unknown, options: SendErrorOptions = {}): void {
-  if (isUnexpectedError(error)) (options.logError ?? logToStderr)(error);
+  if (isUnexpectedError(error) || hasOperationalCause(error)) (options.logError ?? logToStderr)(error);
   if (response.headersSent) {
     response.destroy();
     return;
   }
   const body = toErrorBody(error);
   sendJson(response, body.status, JSON.stringify(body), options.headers);
+}
+
+/** A 503 caused by the storage (a database down, a disk refusing writes): the client gets the advice, the operator the cause. */
+function hasOperationalCause(error: unknown): boolean {
+  return error instanceof PetstoreError && error.status === 503 && error.cause !== undefined;
 }
 
 /** Default error log of the server layer: the stack on stderr. */

@@ -109,10 +109,30 @@ describe('errors from the store', () => {
     }
   });
 
-  test('a storage that cannot accept writes is a 503 unavailable', async () => {
-    const server = await startTestServer({ store: createPetstore({ storage: failingStorage(new PetstoreError('unavailable', 'The data file refuses writes after a write error')) }), logError: () => {} });
+  test('a storage that cannot accept writes is a 503 unavailable, whose cause goes to the log only', async () => {
+    const logged: unknown[] = [];
+    const cause = new Error('ENOSPC: no space left on device, write /secret/path/pets.journal');
+    const storage = failingStorage(new PetstoreError('unavailable', 'The data file refuses writes after a write error', { cause }));
+    const server = await startTestServer({ store: createPetstore({ storage }), logError: (error) => logged.push(error) });
     try {
-      assertError(await call(server, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"x","categoryId":1}' }), 503, 'unavailable', /refuses writes/);
+      const reply = await call(server, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"x","categoryId":1}' });
+      assertError(reply, 503, 'unavailable', /refuses writes/);
+      assert.ok(!reply.text.includes('/secret/path'));
+      assert.equal((logged[0] as PetstoreError).cause, cause);
+      assertError(await call(server, 'GET', '/v1/pets/1', { headers: AUTH }), 503, 'unavailable');
+      assert.equal(logged.length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a 503 without a cause is not logged: it says all there is', async () => {
+    const logged: unknown[] = [];
+    const storage = failingStorage(new PetstoreError('unavailable', 'The storage is closed'));
+    const server = await startTestServer({ store: createPetstore({ storage }), logError: (error) => logged.push(error) });
+    try {
+      assertError(await call(server, 'GET', '/v1/pets', { headers: AUTH }), 503, 'unavailable');
+      assert.deepEqual(logged, []);
     } finally {
       await server.close();
     }
