@@ -70,6 +70,7 @@ describe('soak', () => {
     const warm = samples.filter((sample) => sample.second >= PROFILE.soakWarmupSeconds && sample.second < PROFILE.soakWarmupSeconds + 10).map((sample) => sample.rss);
     const end = samples.filter((sample) => sample.second >= PROFILE.soakSeconds - 10).map((sample) => sample.rss);
     const first = samples[0]?.rss ?? Number.NaN;
+    const middle = median(samples.filter((sample) => Math.abs(sample.second - (PROFILE.soakWarmupSeconds + PROFILE.soakSeconds) / 2) < 5).map((sample) => sample.rss));
     const growth = ((median(end) - median(warm)) / median(warm)) * 100;
     const round = (value: number): number => Math.round(value * 10) / 10;
     report({
@@ -81,7 +82,7 @@ describe('soak', () => {
       rssStartMb: round(median(warm)),
       rssEndMb: round(median(end)),
       rssGrowthPercent: round(growth),
-      note: `RSS at start ${round(first)} MB; statuses ${JSON.stringify(result.byStatus)}; ${result.created} created; p50 ${round(result.p50Ms)} ms`,
+      note: `RSS at start ${round(first)} MB, half-way ${round(middle)} MB; statuses ${JSON.stringify(result.byStatus)}; ${result.created} created; p50 ${round(result.p50Ms)} ms`,
     });
     assert.deepEqual(result.unexpected, {}, 'no answer other than the intended one for each request');
     assert.ok(growth < MAX_GROWTH_PERCENT, `RSS grew ${round(growth)} % after warm-up (${round(median(warm))} → ${round(median(end))} MB)`);
