@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createPetstore } from '../lib/index.js';
 import { openStorage } from './open-storage.js';
+import type { StorageConfig } from './open-storage.js';
+import { repairStorage } from './repair-storage.js';
 import { startServer } from './start-server.js';
 
 const HELP = `Petstore server: the Petstore interface 1.0.0 over HTTP, under /v1.
 
 Usage: npm start            (or: node dist/server/main.js)
        npm start -- --help
+       npm start -- --repair   back up PETSTORE_DATA, cut it at its first bad record, say what
+                               was done, and exit (the server must not be running)
 
 Environment:
   PORT                 TCP port to listen on (default 8080; 0 picks a free port)
@@ -14,6 +18,8 @@ Environment:
   PETSTORE_API_KEYS    comma-separated API keys accepted as "Authorization: Bearer <key>".
                        Unset: a random development key is generated and printed once to stderr.
   PETSTORE_DATA        path of the durable data file. Unset: pets live in memory only.
+  PETSTORE_DURABILITY  with PETSTORE_DATA: "fsync" (default; a 201 survives power loss) or
+                       "write" (a 201 survives a crash of the process, not of the machine).
   PETSTORE_DATABASE_URL  PostgreSQL connection URL (needs "npm install pg").
   PETSTORE_ACCESS_LOG  1 to write one JSON line per request to stdout (never any header).
 
@@ -42,22 +48,45 @@ function optional(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** Reads which storage to run on; naming two storages, or a durability without a data file, is a mistake. */
+function readStorageConfig(env: NodeJS.ProcessEnv, log: (line: string) => void): StorageConfig {
+  const dataFile = optional(env['PETSTORE_DATA']);
+  const databaseUrl = optional(env['PETSTORE_DATABASE_URL']);
+  const durability = optional(env['PETSTORE_DURABILITY']);
+  if (dataFile !== undefined && databaseUrl !== undefined) {
+    throw new ConfigurationError('PETSTORE_DATA and PETSTORE_DATABASE_URL are both set: choose one storage');
+  }
+  if (durability !== undefined && durability !== 'fsync' && durability !== 'write') {
+    throw new ConfigurationError(`PETSTORE_DURABILITY must be "fsync" or "write", not ${JSON.stringify(durability)}`);
+  }
+  if (durability !== undefined && dataFile === undefined) throw new ConfigurationError('PETSTORE_DURABILITY applies only with PETSTORE_DATA');
+  const config: StorageConfig = { log };
+  if (dataFile !== undefined) config.dataFile = dataFile;
+  if (databaseUrl !== undefined) config.databaseUrl = databaseUrl;
+  if (durability !== undefined) config.durability = durability;
+  return config;
+}
+
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return;
   }
-  const unknown = argv.find((argument) => argument !== '--help' && argument !== '-h');
+  const unknown = argv.find((argument) => argument !== '--repair');
   if (unknown !== undefined) throw new ConfigurationError(`unknown argument ${JSON.stringify(unknown)}; see --help`);
 
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const storageConfig = readStorageConfig(env, log);
+  if (argv.includes('--repair')) {
+    if (storageConfig.dataFile === undefined) throw new ConfigurationError('--repair needs PETSTORE_DATA: the data file to repair');
+    process.stdout.write(`${await repairStorage(storageConfig)}\n`);
+    return;
+  }
   const port = readPort(env['PORT']);
   const host = optional(env['HOST']) ?? '127.0.0.1';
   const { apiKeys, isGenerated } = readApiKeys(env['PETSTORE_API_KEYS']);
-  const dataFile = optional(env['PETSTORE_DATA']);
-  const databaseUrl = optional(env['PETSTORE_DATABASE_URL']);
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-  const storage = await openStorage({ log, ...(dataFile === undefined ? {} : { dataFile }), ...(databaseUrl === undefined ? {} : { databaseUrl }) });
+  const storage = await openStorage(storageConfig);
   const store = createPetstore({ storage });
   const running = await startServer({
     store,

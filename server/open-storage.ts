@@ -1,5 +1,5 @@
 import { createFileStorage, createMemoryStorage } from '../lib/index.js';
-import type { PetStorage } from '../lib/index.js';
+import type { Durability, PetStorage } from '../lib/index.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 
 /** Which storage the standalone server runs on, as read from its configuration. */
@@ -8,13 +8,15 @@ export interface StorageConfig {
   dataFile?: string;
   /** PostgreSQL connection URL (`PETSTORE_DATABASE_URL`). */
   databaseUrl?: string;
+  /** With `dataFile`: `fsync` (the default; survives power loss) or `write` (survives process crashes). */
+  durability?: Durability;
   /** Where operational notes go (recovery reports and the like); the server passes stderr. */
   log: (line: string) => void;
 }
 
 /** Opens the storage the configuration names; the in-memory storage when it names none. */
 export async function openStorage(config: StorageConfig): Promise<PetStorage> {
-  if (config.dataFile !== undefined) return createFileStorage(config.dataFile, { log: config.log });
+  if (config.dataFile !== undefined) return createFileStorage(config.dataFile, { log: config.log, ...(config.durability === undefined ? {} : { durability: config.durability }) });
   if (config.databaseUrl !== undefined) return openPostgresStorage({ databaseUrl: config.databaseUrl, log: config.log });
   return createMemoryStorage();
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { call } from '../support/http.js';
 import { runMain, spawnServer } from '../support/process.js';
@@ -7,7 +10,7 @@ describe('server/main.ts', () => {
   test('main --help explains every setting and exits 0', async () => {
     const { code, stdout } = await runMain({}, ['--help']);
     assert.equal(code, 0);
-    for (const name of ['PORT', 'HOST', 'PETSTORE_API_KEYS', 'PETSTORE_DATA', 'PETSTORE_DATABASE_URL', 'PETSTORE_ACCESS_LOG', 'SIGTERM', '/healthz']) {
+    for (const name of ['PORT', 'HOST', 'PETSTORE_API_KEYS', 'PETSTORE_DATA', 'PETSTORE_DURABILITY', 'PETSTORE_DATABASE_URL', 'PETSTORE_ACCESS_LOG', '--repair', 'SIGTERM', '/healthz']) {
       assert.ok(stdout.includes(name), name);
     }
   });
@@ -74,6 +77,82 @@ describe('server/main.ts', () => {
     const everything = server.stdout() + server.stderr();
     assert.ok(!everything.includes(key), 'the key is never written');
     assert.ok(!everything.includes('wrong-guess'), 'a rejected token is never written');
+  });
+
+  test('main refuses contradictory storage settings with exit code 2', async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, /both set: choose one storage/],
+      [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DURABILITY: 'sometimes' }, /PETSTORE_DURABILITY must be "fsync" or "write"/],
+      [{ PETSTORE_DURABILITY: 'write' }, /applies only with PETSTORE_DATA/],
+    ];
+    for (const [env, message] of cases) {
+      const { code, stderr } = await runMain(env);
+      assert.equal(code, 2, JSON.stringify(env));
+      assert.match(stderr, message);
+    }
+    const { code, stderr } = await runMain({}, ['--repair']);
+    assert.equal(code, 2);
+    assert.match(stderr, /--repair needs PETSTORE_DATA/);
+  });
+
+  test('main with PETSTORE_DURABILITY=write serves from the data file and keeps pets across restarts', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-main-'));
+    const env = { PETSTORE_API_KEYS: 'k', PETSTORE_DATA: join(directory, 'pets.journal'), PETSTORE_DURABILITY: 'write' };
+    try {
+      const first = spawnServer(env);
+      await first.ready;
+      const created = await call(first, 'POST', '/v1/pets', { headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Kept","categoryId":3}' });
+      assert.equal(created.status, 201);
+      first.child.kill('SIGTERM');
+      assert.equal(await first.exited, 0);
+      const second = spawnServer(env);
+      await second.ready;
+      try {
+        assert.deepEqual((await call(second, 'GET', '/v1/pets/1', { headers: { authorization: 'Bearer k' } })).json, { id: 1, name: 'Kept', categoryId: 3 });
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('main --repair backs up a damaged data file, cuts it, says so and exits 0; a healthy one is left alone', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-repair-'));
+    const dataFile = join(directory, 'pets.journal');
+    try {
+      const server = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      await server.ready;
+      for (const name of ['One', 'Two', 'Three']) {
+        await call(server, 'POST', '/v1/pets', { headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+      }
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+
+      const healthy = await runMain({ PETSTORE_DATA: dataFile }, ['--repair']);
+      assert.equal(healthy.code, 0);
+      assert.match(healthy.stdout, /no damage found, nothing changed \(3 pets\)/);
+
+      const bytes = await readFile(dataFile);
+      const middle = Math.floor(bytes.length / 2);
+      bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
+      await writeFile(dataFile, bytes);
+      const refused = await runMain({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /corrupt at byte offset \d+/);
+
+      const repaired = await runMain({ PETSTORE_DATA: dataFile }, ['--repair']);
+      assert.equal(repaired.code, 0, repaired.stderr);
+      assert.match(repaired.stdout, /cut at byte offset \d+/);
+      assert.ok((await readdir(directory)).some((file) => file.endsWith('.bak')), 'a backup was written');
+      const restarted = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      await restarted.ready;
+      restarted.child.kill('SIGTERM');
+      assert.equal(await restarted.exited, 0);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   test('main stops on SIGTERM and SIGINT with exit code 0', async () => {
