@@ -51,7 +51,8 @@ const LONG: RobustnessProfile = {
   shutdownClients: 64,
   shutdownRounds: 3,
   soakSeconds: 180,
-  soakWarmupSeconds: 30,
+  // V8 grows its heap in steps under sustained load for about the first minute, then stays flat.
+  soakWarmupSeconds: 90,
 };
 
 /** The test harness reads its knobs here and nowhere else (the library and server take options). */
@@ -61,7 +62,7 @@ function withSoakSeconds(profile: RobustnessProfile, value: string | undefined):
   if (value === undefined || value === '') return profile;
   const seconds = Number(value);
   if (!(Number.isInteger(seconds) && seconds >= 20)) throw new Error(`PETSTORE_SOAK_SECONDS must be an integer of at least 20, not ${JSON.stringify(value)}`);
-  return { ...profile, soakSeconds: seconds, soakWarmupSeconds: Math.min(profile.soakWarmupSeconds, Math.floor(seconds / 4)) };
+  return { ...profile, soakSeconds: seconds, soakWarmupSeconds: Math.min(profile.soakWarmupSeconds, Math.floor(seconds / 2)) };
 }
 
 /** The active profile: `PETSTORE_ROBUST=long` selects the long one; `PETSTORE_SOAK_SECONDS` shortens or lengthens its soak. */
