@@ -55,7 +55,7 @@ const LONG: RobustnessProfile = {
   soakWarmupSeconds: 90,
 };
 
-/** The test harness reads its knobs here and nowhere else (the library and server take options). */
+/** The robustness tests read their knobs here, at their edge; the library and server only take options. */
 const environment = process.env;
 
 function withSoakSeconds(profile: RobustnessProfile, value: string | undefined): RobustnessProfile {
