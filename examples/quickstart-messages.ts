@@ -7,14 +7,14 @@
 //        -H 'Content-Type: application/json' -d '{"message":"Hello"}'
 // From an installed package the imports read:
 //   import { PetstoreError } from 'petstore-reference';
-//   import { authError, bodyErrorHeaders, createAuthenticator, readJsonBody, RequestAbortedError, sendError, sendJson } from 'petstore-reference/server';
+//   import { authError, createAuthenticator, readJsonBodyOrAnswer, sendError, sendJson } from 'petstore-reference/server';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { PetstoreError } from '../lib/index.js';
-import { authError, bodyErrorHeaders, createAuthenticator, readJsonBody, RequestAbortedError, sendError, sendJson } from '../server/index.js';
+import { authError, createAuthenticator, readJsonBodyOrAnswer, sendError, sendJson } from '../server/index.js';
 
 /** The answer to a queued message [spec 4.4]. */
 export interface QueuedMessage {
@@ -56,14 +56,9 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
   const authenticate = createAuthenticator(options.apiKeys);
 
   async function postMessage(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    let body: unknown;
-    try {
-      body = await readJsonBody(request, { limit: BODY_LIMIT, action: ACTION });
-    } catch (error) {
-      if (error instanceof RequestAbortedError) return;
-      return sendError(response, error, { headers: bodyErrorHeaders(error) });
-    }
-    const queued: QueuedMessage = { id: randomUUID(), message: validateMessage(body), status: 'queued', createdAt: new Date().toISOString() };
+    const reading = await readJsonBodyOrAnswer(request, response, { limit: BODY_LIMIT, action: ACTION });
+    if (reading.isAnswered) return;
+    const queued: QueuedMessage = { id: randomUUID(), message: validateMessage(reading.body), status: 'queued', createdAt: new Date().toISOString() };
     options.onQueued?.(queued);
     sendJson(response, 202, JSON.stringify(queued));
   }

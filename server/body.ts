@@ -1,7 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../lib/index.js';
 import { closeAfterAnswer } from './closing-connections.js';
+import { sendError } from './responses.js';
+import type { SendErrorOptions } from './responses.js';
 
 /** Default largest request body accepted, in bytes (decided: a NewPet is well under 1 KiB). */
 export const DEFAULT_BODY_LIMIT = 65_536;
@@ -116,5 +118,23 @@ function parseJson(bytes: Buffer, action: string): unknown {
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
     throw new PetstoreError('invalid_json', `${action}: the body is not valid JSON (${reason})`);
+  }
+}
+
+/** What readJsonBodyOrAnswer leaves to its caller: the parsed body, or nothing because the request is answered. */
+export type BodyReading = { isAnswered: false; body: unknown } | { isAnswered: true };
+
+const ANSWERED: BodyReading = { isAnswered: true };
+
+/**
+ * Reads the JSON body like readJsonBody, but answers an unacceptable one itself (415 with
+ * `Accept-Post`, 413 with `Connection: close`, 400), and answers nothing when the client vanished.
+ */
+export async function readJsonBodyOrAnswer(request: IncomingMessage, response: ServerResponse, options: ReadJsonBodyOptions & SendErrorOptions): Promise<BodyReading> {
+  try {
+    return { isAnswered: false, body: await readJsonBody(request, options) };
+  } catch (error) {
+    if (!(error instanceof RequestAbortedError)) sendError(response, error, { ...options, headers: bodyErrorHeaders(error) });
+    return ANSWERED;
   }
 }

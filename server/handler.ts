@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
-import { bodyErrorHeaders, DEFAULT_BODY_LIMIT, RequestAbortedError, readJsonBody } from './body.js';
+import { DEFAULT_BODY_LIMIT, readJsonBodyOrAnswer } from './body.js';
 import { isOnClosingConnection } from './closing-connections.js';
 import { PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
@@ -99,14 +99,9 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   }
 
   async function createPet(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    let body: unknown;
-    try {
-      body = await readJsonBody(request, { limit: bodyLimit, action: CREATE_ACTION });
-    } catch (error) {
-      if (error instanceof RequestAbortedError) return;
-      return fail(response, error, bodyErrorHeaders(error));
-    }
-    const pet = await store.createPet(body);
+    const reading = await readJsonBodyOrAnswer(request, response, { limit: bodyLimit, action: CREATE_ACTION, logError });
+    if (reading.isAnswered) return;
+    const pet = await store.createPet(reading.body);
     sendJson(response, 201, json.pet(pet), ['Location', `${publicBase(request)}/pets/${pet.id}`]);
   }
 

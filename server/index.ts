@@ -4,8 +4,8 @@ export { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../lib/index.js';
 export type { HandlerOptions, PetstoreHandler } from './handler.js';
 export { createAuthenticator, authError } from './auth.js';
 export type { AuthVerdict } from './auth.js';
-export { bodyErrorHeaders, DEFAULT_BODY_LIMIT, isJsonMediaType, readJsonBody, RequestAbortedError } from './body.js';
-export type { ReadJsonBodyOptions } from './body.js';
+export { bodyErrorHeaders, DEFAULT_BODY_LIMIT, isJsonMediaType, readJsonBody, readJsonBodyOrAnswer, RequestAbortedError } from './body.js';
+export type { BodyReading, ReadJsonBodyOptions } from './body.js';
 export { JSON_HEADERS, sendError, sendJson } from './responses.js';
 export type { HeaderList, SendErrorOptions } from './responses.js';
 export {

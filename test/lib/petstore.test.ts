@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMemoryStorage, createPetstore, ERROR_CODES, PetstoreError } from '../../lib/index.js';
-import type { ErrorCode, NewPet, Pet, PetStorage } from '../../lib/index.js';
+import { createMemoryStorage, createPetstore } from '../../lib/index.js';
+import type { NewPet, Pet, PetstoreError, PetStorage } from '../../lib/index.js';
+import { rejection } from '../support/assertions.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
-
-/** Asserts that `action` rejects with a PetstoreError of this code, and returns it. */
-async function rejection(action: () => Promise<unknown>, code: ErrorCode): Promise<PetstoreError> {
-  try {
-    await action();
-  } catch (error) {
-    assert.ok(error instanceof PetstoreError, `expected a PetstoreError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    assert.equal(error.status, ERROR_CODES[code]);
-    return error;
-  }
-  assert.fail(`expected a ${code} rejection`);
-}
 
 function fieldsOf(error: PetstoreError): string[] {
   return (error.details ?? []).map((detail) => detail.field);

@@ -1,12 +1,12 @@
-import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { ERROR_CODES, PetstoreError } from '../../../lib/index.js';
-import type { ErrorCode, NewPet, PetStatus } from '../../../lib/index.js';
+import type { NewPet, PetStatus } from '../../../lib/index.js';
 import { nodeFileSystem } from '../../../lib/file-storage/file-system.js';
 import type { StorageFile, StorageFileSystem } from '../../../lib/file-storage/file-system.js';
+
+export { rejection } from '../../support/assertions.js';
 
 /** A fresh directory under the system temp dir, removed when the test file ends. */
 export async function temporaryDirectory(): Promise<string> {
@@ -70,20 +70,6 @@ export function hookedFileSystem(hook: Hook, replaceWrite?: StorageFile['write']
     unlink: async (path) => (await hook('unlink', path), nodeFileSystem.unlink(path)),
     copyNewFile: async (from, to) => (await hook('copyNewFile', to), nodeFileSystem.copyNewFile(from, to)),
   };
-}
-
-/** Asserts that `action` rejects with a PetstoreError of this code whose message matches every pattern, and returns it. */
-export async function rejection(action: () => Promise<unknown>, code: ErrorCode, ...patterns: RegExp[]): Promise<PetstoreError> {
-  try {
-    await action();
-  } catch (error) {
-    assert.ok(error instanceof PetstoreError, `expected a PetstoreError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    assert.equal(error.status, ERROR_CODES[code]);
-    for (const pattern of patterns) assert.match(error.message, pattern);
-    return error;
-  }
-  assert.fail(`expected a ${code} rejection`);
 }
 
 /** Collects log lines. */

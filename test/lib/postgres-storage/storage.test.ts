@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { createPetstore, createPostgresStorage, PetstoreError } from '../../../lib/index.js';
-import type { ErrorCode, Pet, PetStorage, PostgresQuery } from '../../../lib/index.js';
+import { createPetstore, createPostgresStorage } from '../../../lib/index.js';
+import type { Pet, PetStorage, PostgresQuery } from '../../../lib/index.js';
 import { runStorageContract } from '../../../lib/testing/index.js';
 import { freshTable, makePool, startTestPostgres } from '../../support/postgres.js';
+import { rejection } from '../../support/assertions.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
-
-/** Asserts that `action` rejects with a PetstoreError of this code, and returns it. */
-async function rejection(action: () => Promise<unknown>, code: ErrorCode): Promise<PetstoreError> {
-  try {
-    await action();
-  } catch (error) {
-    assert.ok(error instanceof PetstoreError, `expected a PetstoreError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return error;
-  }
-  assert.fail(`expected a ${code} rejection`);
-}
 
 /** A query function that answers from a script of results, recording the statements it got. */
 function scriptedQuery(answers: ((text: string) => unknown[] | Error)[]): PostgresQuery & { texts: string[] } {
