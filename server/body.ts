@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../lib/index.js';
-import { closeAfterAnswer } from './closing-connections.js';
+import { closeAfterAnswer, closeIfBodyUnread } from './closing-connections.js';
 import { sendError } from './responses.js';
 import type { SendErrorOptions } from './responses.js';
 
@@ -11,8 +11,8 @@ export const DEFAULT_BODY_LIMIT = 65_536;
 /** The media type accepted for request bodies [spec 1, 4.2]. */
 export const JSON_MEDIA_TYPE = 'application/json';
 
-/** Headers sent with a 415, telling the client what to send instead [RFC 9110 §15.5.16; Accept-Post, RFC 7694 style]. */
-export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post', JSON_MEDIA_TYPE];
+/** Headers sent with a 415, telling the client what to send instead: the media type and the content coding [RFC 9110 §15.5.16, §12.5.3]. */
+export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post', JSON_MEDIA_TYPE, 'Accept-Encoding', 'identity'];
 
 /** Headers sent with a 413: the rest of the body is not read, so the connection cannot be reused. */
 export const PAYLOAD_TOO_LARGE_HEADERS: readonly string[] = ['Connection', 'close'];
@@ -62,6 +62,16 @@ export function readJsonBody(request: IncomingMessage, options: ReadJsonBodyOpti
   if (!isJsonMediaType(request.headers['content-type'])) {
     const sent = request.headers['content-type'];
     return Promise.reject(new PetstoreError('unsupported_media_type', `${action}: send the body as \`Content-Type: ${JSON_MEDIA_TYPE}\`${sent === undefined ? ' (no Content-Type was sent)' : `, not \`${sent.slice(0, 100)}\``}`));
+  }
+  const coding = request.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+    // RFC 9110 §8.4: a content coding the server does not apply is a 415, not a body to misread as JSON.
+    return Promise.reject(new PetstoreError('unsupported_media_type', `${action}: send the body without a content coding (\`Content-Encoding: ${coding.slice(0, 50)}\` is not supported)`));
+  }
+  const transfer = request.headers['transfer-encoding'];
+  if (transfer !== undefined && transfer.trim().toLowerCase() !== 'chunked') {
+    // Node's parser accepts `gzip, chunked` and undoes only the chunking; a body still gzipped is not JSON [decided: 400, not 501].
+    return Promise.reject(new PetstoreError('bad_request', `${action}: the only transfer coding supported is \`chunked\`, not \`${transfer.slice(0, 50)}\``));
   }
   const declared = request.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(request, action, limit));
@@ -134,7 +144,9 @@ export async function readJsonBodyOrAnswer(request: IncomingMessage, response: S
   try {
     return { isAnswered: false, body: await readJsonBody(request, options) };
   } catch (error) {
-    if (!(error instanceof RequestAbortedError)) sendError(response, error, { ...options, headers: bodyErrorHeaders(error) });
+    if (error instanceof RequestAbortedError) return ANSWERED;
+    closeIfBodyUnread(request, response);
+    sendError(response, error, { ...options, headers: bodyErrorHeaders(error) });
     return ANSWERED;
   }
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Connections that end after an answer already decided (a 413, a refused pipeline): nothing behind it may run. */
 const closing = new WeakSet<object>();
@@ -15,4 +15,25 @@ export function closeAfterAnswer(request: IncomingMessage): void {
  */
 export function isOnClosingConnection(request: IncomingMessage): boolean {
   return closing.has(request.socket);
+}
+
+/** Largest unread body still drained to keep a connection (bytes): a small one costs less than a new connection. */
+const DRAINED_BODY_LIMIT = 65_536;
+
+/** Whether the request announced a body (RFC 9112 §6.3) that is unread and large or of unknown length (chunked). */
+function hasCostlyUnreadBody(request: IncomingMessage): boolean {
+  if (request.complete || request.readableDidRead) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > DRAINED_BODY_LIMIT);
+}
+
+/**
+ * Makes an answer given before the body was read (401, 404, 405, 415) close its connection when that
+ * body is large or chunked: Node would otherwise read and discard it, up to the request timeout, only
+ * to reuse the connection. Small declared bodies are drained, so pipelining clients keep theirs.
+ */
+export function closeIfBodyUnread(request: IncomingMessage, response: ServerResponse): void {
+  if (!hasCostlyUnreadBody(request)) return;
+  closeAfterAnswer(request);
+  response.shouldKeepAlive = false;
 }

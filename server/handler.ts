@@ -3,7 +3,7 @@ import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreE
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
 import { DEFAULT_BODY_LIMIT, readJsonBodyOrAnswer } from './body.js';
-import { isOnClosingConnection } from './closing-connections.js';
+import { closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
 import { PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
 import { logToStderr, sendError, sendJson, sendPrepared } from './responses.js';
@@ -155,9 +155,16 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
       // The description of the public interface is public too [issue 5].
       if (route?.name === 'openapi' && (method === 'GET' || method === 'HEAD')) return sendJson(response, 200, openApiJson);
       const verdict = authenticate(request.headers.authorization);
-      if (verdict !== 'accepted') return sendPrepared(response, UNAUTHORIZED_REPLIES[verdict]);
-      if (route === undefined) return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));
+      if (verdict !== 'accepted') {
+        closeIfBodyUnread(request, response);
+        return sendPrepared(response, UNAUTHORIZED_REPLIES[verdict]);
+      }
+      if (route === undefined) {
+        closeIfBodyUnread(request, response);
+        return fail(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));
+      }
       if (!isAllowed(route.name, method)) {
+        closeIfBodyUnread(request, response);
         return fail(response, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${ALLOWED_METHODS[route.name]}`), ['Allow', ALLOWED_METHODS[route.name]]);
       }
       dispatch(request, response, route, queryStart === -1 ? '' : url.slice(queryStart + 1)).catch((error: unknown) => fail(response, error));

@@ -9,6 +9,6 @@ export type { BodyReading, ReadJsonBodyOptions } from './body.js';
 export { JSON_HEADERS, sendError, sendJson } from './responses.js';
 export type { HeaderList, SendErrorOptions } from './responses.js';
 export {
-  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SOCKET_TIMEOUT, startServer,
+  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SHUTDOWN_IDLE_GRACE, SOCKET_TIMEOUT, startServer,
 } from './start-server.js';
 export type { RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';

@@ -49,6 +49,7 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   },
   unsupported_media_type: {
     'Accept-Post': { description: 'The media type to send instead (RFC 9110 §15.5.16).', required: true, schema: { type: 'string', const: 'application/json' } },
+    'Accept-Encoding': { description: 'The only content coding accepted for request bodies (RFC 9110 §12.5.3).', required: true, schema: { type: 'string', const: 'identity' } },
   },
 };
 

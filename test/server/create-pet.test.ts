@@ -125,6 +125,44 @@ describe('POST /v1/pets (createPet)', () => {
     assert.equal((await server.store.listPets({ limit: 100 })).length, before);
   });
 
+  test('createPet answers 415 for a content-coded body, naming the coding it accepts (RFC 9110 §8.4)', async () => {
+    for (const coding of ['gzip', 'br', 'deflate, gzip']) {
+      const reply = await call(server, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'content-encoding': coding }, body: '{"name":"Coded","categoryId":1}' });
+      assertError(reply, 415, 'unsupported_media_type', /without a content coding/);
+      assert.equal(reply.headers['accept-encoding'], 'identity');
+    }
+    const identity = await call(server, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'content-encoding': 'Identity' }, body: '{"name":"Plain","categoryId":1}' });
+    assert.equal(identity.status, 201);
+  });
+
+  test('createPet answers 400 for a transfer coding other than chunked', async () => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n`;
+    const [response] = parseRawResponses(await rawExchange(server.port, [head, '2\r\n{}\r\n0\r\n\r\n'], { until: /\}$/ }));
+    assert.equal(response?.status, 400);
+    assert.match(JSON.parse(response?.body ?? '{}').message, /only transfer coding supported is `chunked`/);
+  });
+
+  test('an answer given before a large or chunked body is read closes the connection instead of draining it', async () => {
+    const before = (await server.store.listPets({ limit: 100 })).length;
+    const pipelined = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 32\r\n\r\n{"name":"Behind","categoryId":1}`;
+    const cases = [
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9000000\r\n\r\n{"name"`,
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: text/plain\r\nContent-Length: 9000000\r\n\r\nhello`,
+      `PUT /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Length: 9000000\r\n\r\n{`,
+      `POST /v1/nowhere HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`,
+    ];
+    for (const head of cases) {
+      // The body is never finished: the answer and the close must come anyway, and nothing behind it runs.
+      const text = await rawExchange(server.port, [head]);
+      const [response] = parseRawResponses(text);
+      assert.ok([401, 404, 405, 415].includes(response?.status ?? 0), text);
+      assert.equal(response?.headers['connection'], 'close');
+    }
+    const chunkedThenCreate = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n0\r\n\r\n${pipelined}`;
+    assert.deepEqual(parseRawResponses(await rawExchange(server.port, [chunkedThenCreate])).map((response) => response.status), [401]);
+    assert.equal((await server.store.listPets({ limit: 100 })).length, before);
+  });
+
   test('createPet checks auth before the media type, and the media type before the body', async () => {
     assertError(await call(server, 'POST', '/v1/pets', { headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(5000) }), 401, 'unauthorized');
     assertError(await call(server, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'x'.repeat(5000) }), 415, 'unsupported_media_type');
