@@ -44,7 +44,12 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
     const pets = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
     const hasMore = pets.length > wanted.limit;
     if (hasMore) pets.length = wanted.limit;
-    for (let index = 0; index < pets.length; index++) pets[index] = sealed(pets[index] as Pet);
+    // A storage hands out frozen pets or fresh ones, never a mix: the first pet decides for the page
+    // (Object.isFrozen walks every property, too slow to ask of each pet of every page).
+    const first = pets[0];
+    if (first !== undefined && !Object.isFrozen(first)) {
+      for (let index = 0; index < pets.length; index++) pets[index] = freezePet((pets[index] as Pet).id, pets[index] as Pet);
+    }
     const last = pets.at(-1);
     if (!hasMore || last === undefined) return { pets, next: undefined };
     const next: NonNullable<PetPage['next']> = { limit: wanted.limit, after: last.id };

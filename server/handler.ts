@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
+import { createOpenApiDocument, DEFAULT_LIMIT, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, VERSION_PATH } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_REPLIES } from './auth.js';
 import { DEFAULT_BODY_LIMIT, readJsonBodyOrAnswer } from './body.js';
 import { closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
-import { PetJsonCache } from './pet-json.js';
+import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { DECIMAL_INTEGER, parseListQuery } from './query.js';
 import { logToStderr, sendError, sendJson, sendPrepared } from './responses.js';
 import type { HeaderList } from './responses.js';
@@ -26,6 +26,8 @@ export interface HandlerOptions {
   bodyLimit?: number;
   /** Receives unexpected errors (answered as 500). Default: stderr. */
   logError?: (error: unknown) => void;
+  /** How many pets' JSON texts are kept for reuse (about 100 bytes each). Default 50000. */
+  jsonCacheSize?: number;
 }
 
 /** A `node:http` request listener; `next` (Express/Connect style) receives requests outside the base path. */
@@ -33,9 +35,14 @@ export type PetstoreHandler = (request: IncomingMessage, response: ServerRespons
 
 const CREATE_ACTION = 'Cannot create pet';
 
-/** A request whose `url` a host framework rewrote, keeping the original (Express, Connect). */
-function originalUrlOf(request: IncomingMessage): string | undefined {
-  const original: unknown = Reflect.get(request, 'originalUrl');
+/** A request as host frameworks hand it on: Express and Connect keep the original `url` when they strip a mount prefix. */
+interface FrameworkRequest extends IncomingMessage {
+  originalUrl?: unknown;
+}
+
+/** The original request target a host framework kept, if any. */
+function originalUrlOf(request: FrameworkRequest): string | undefined {
+  const original = request.originalUrl;
   return typeof original === 'string' ? original : undefined;
 }
 
@@ -65,7 +72,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   }
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) throw new TypeError('createHandler: `bodyLimit` must be a positive integer');
   const authenticate = createAuthenticator(options.apiKeys);
-  const json = new PetJsonCache();
+  const json = new PetJsonCache(options.jsonCacheSize);
+  const pages = new PageJsonCache(json);
   // Constant for this handler, so it is serialised once.
   const openApiJson = JSON.stringify(createOpenApiDocument({ basePath, bodyLimit }));
   const deprecationHeaders = (base: string): HeaderList => [
@@ -88,14 +96,16 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   }
 
   async function listPets(request: IncomingMessage, response: ServerResponse, queryString: string): Promise<void> {
-    const page = await store.listPetsPage(parseListQuery(queryString));
+    const query = parseListQuery(queryString);
+    const page = await store.listPetsPage(query);
     const headers: string[] = [];
     if (page.next !== undefined) {
       const status = page.next.status === undefined ? '' : `&status=${page.next.status}`;
       // RFC 8288: the next page; the body stays the spec's plain array [spec 4.1].
       headers.push('Link', `<${publicBase(request)}/pets?limit=${page.next.limit}&after=${page.next.after}${status}>; rel="next"`);
     }
-    sendJson(response, 200, json.pets(page.pets), headers);
+    const key = `${query.status ?? ''}:${query.after ?? 0}:${query.limit ?? DEFAULT_LIMIT}`;
+    sendJson(response, 200, pages.body(key, page.pets, page.next !== undefined), headers);
   }
 
   async function createPet(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -123,10 +133,9 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
     }
   }
 
-  async function dispatch(request: IncomingMessage, response: ServerResponse, route: RouteMatch, queryString: string): Promise<void> {
-    const method = request.method;
+  function dispatch(request: IncomingMessage, response: ServerResponse, route: RouteMatch, queryString: string): Promise<void> {
     if (route.name === 'pet') return getPet(request, response, route.petId);
-    if (method === 'POST') return createPet(request, response);
+    if (request.method === 'POST') return createPet(request, response);
     return listPets(request, response, queryString);
   }
 

@@ -13,9 +13,10 @@ export type HeaderList = readonly string[];
 
 const NO_HEADERS: HeaderList = [];
 
-/** Sends a JSON text with the common headers; for HEAD requests Node drops the body but keeps Content-Length. */
-export function sendJson(response: ServerResponse, status: number, json: string, headers: HeaderList = NO_HEADERS): void {
-  response.writeHead(status, JSON_HEADERS.concat(headers, 'Content-Length', String(Buffer.byteLength(json))));
+/** Sends JSON (text, or bytes already encoded) with the common headers; for HEAD requests Node drops the body but keeps Content-Length. */
+export function sendJson(response: ServerResponse, status: number, json: string | Buffer, headers: HeaderList = NO_HEADERS): void {
+  const length = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
+  response.writeHead(status, JSON_HEADERS.concat(headers, 'Content-Length', String(length)));
   response.end(json);
 }
 

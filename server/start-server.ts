@@ -79,13 +79,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   /** Responses that, once shutdown has begun, tell the client to open its next connection elsewhere. */
   class ShutdownAwareResponse extends ServerResponse {
-    override writeHead(statusCode: number, ...rest: unknown[]): this {
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
       // Checked when the headers are written, so requests already in flight at shutdown get it too.
       if (shutdown.isClosing) {
         this.shouldKeepAlive = false;
         closeAfterAnswer(this.req);
       }
-      return Reflect.apply(super.writeHead, this, [statusCode, ...rest]) as this;
+      return Reflect.apply(super.writeHead, this, [statusCode, reason, headers]) as this;
     }
   }
 

@@ -111,6 +111,72 @@ describe('GET /v1/pets (listPets)', () => {
     assert.equal(head.headers.link, get.headers.link);
   });
 
+  test('listPets and getPet answer every pet exactly, whatever the JSON cache has had to drop', async () => {
+    const small = await startTestServer({ jsonCacheSize: 4 });
+    try {
+      const created: unknown[] = [];
+      for (let index = 0; index < 12; index++) {
+        const reply = await call(small, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `cached ${index}`, categoryId: index }) });
+        created.push(reply.json);
+      }
+      for (let round = 0; round < 2; round++) {
+        assert.deepEqual((await call(small, 'GET', '/v1/pets?limit=100', { headers: AUTH })).json, created);
+        for (const [index, pet] of created.entries()) assert.deepEqual((await call(small, 'GET', `/v1/pets/${index + 1}`, { headers: AUTH })).json, pet);
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
+  test('listPets answers a page correctly while it fills up and after it is full', async () => {
+    const growing = await startTestServer();
+    try {
+      const expected: unknown[] = [];
+      for (let index = 0; index < 8; index++) {
+        const reply = await call(growing, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `grow ${index}`, categoryId: 1, status: 'sold' }) });
+        expected.push(reply.json);
+        for (const query of ['?limit=5', '?limit=5&status=sold', '?limit=3&after=2']) {
+          const all = query.includes('after=2') ? expected.slice(2, 5) : expected.slice(0, 5);
+          const listed = await call(growing, 'GET', `/v1/pets${query}`, { headers: AUTH });
+          assert.deepEqual(listed.json, all, `${query} after ${index + 1} creates`);
+        }
+      }
+    } finally {
+      await growing.close();
+    }
+  });
+
+  test('listPets rebuilds a full page when the store returns other pets for the same query', async () => {
+    const { createPetstore } = await import('../../lib/index.js');
+    let offset = 0;
+    const pet = (id: number): { id: number; name: string; categoryId: number } => Object.freeze({ id, name: `pet ${id}`, categoryId: 1 });
+    const storage = {
+      insert: async () => pet(1),
+      get: async () => undefined,
+      // Like a database that was emptied and refilled: the same query now finds other pets.
+      list: async (query: { limit: number }) => Array.from({ length: query.limit }, (_, index) => pet(offset + index + 1)),
+    };
+    const shifting = await startTestServer({ store: createPetstore({ storage }) });
+    try {
+      const first = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
+      assert.deepEqual((first.json as { id: number }[]).map((listed) => listed.id), [1, 2, 3]);
+      offset = 10;
+      const second = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
+      assert.deepEqual((second.json as { id: number }[]).map((listed) => listed.id), [11, 12, 13]);
+    } finally {
+      await shifting.close();
+    }
+  });
+
+  test('listPets stays correct across more distinct full pages than it keeps', async () => {
+    // `after=-N` all mean "from the start" but are distinct queries: 600 of them outgrow the page memory.
+    for (let batch = 0; batch < 12; batch++) {
+      const replies = await Promise.all(Array.from({ length: 50 }, (_, index) => call(server, 'GET', `/v1/pets?limit=2&after=-${batch * 50 + index + 1}`, { headers: AUTH })));
+      for (const reply of replies) assert.deepEqual((reply.json as ListedPet[]).map((pet) => pet.id), [1, 2]);
+    }
+    assert.deepEqual((await list('?limit=2&after=-1')).map((pet) => pet.id), [1, 2]);
+  });
+
   test('listPets answers [] on an empty store', async () => {
     const empty = await startTestServer();
     try {
