@@ -15,9 +15,6 @@ const SCRIPTS = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) 
 /** The key the README's server is started with, as its quick start shows. */
 const README_KEY = 'secret-key';
 
-/** Linked files other work in progress is writing; each leaves this list once it exists. */
-const PENDING_LINKS: ReadonlySet<string> = new Set(['docs/robustness.md', 'bench/RESULTS.md']);
-
 /** The fenced code blocks of a Markdown text, with their language. */
 function codeBlocks(markdown: string, language: string): string[] {
   return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '');
@@ -210,7 +207,7 @@ describe('README.md', () => {
 
   test('README.md links point to files that exist', async () => {
     for (const [, target = ''] of README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
-      if (/^https?:/.test(target) || PENDING_LINKS.has(target)) continue;
+      if (/^https?:/.test(target)) continue;
       assert.ok(await exists(resolve(ROOT, target)), `README links to ${target}, which does not exist`);
     }
   });
