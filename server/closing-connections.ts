@@ -20,9 +20,13 @@ export function isOnClosingConnection(request: IncomingMessage): boolean {
 /** Largest unread body still drained to keep a connection (bytes): a small one costs less than a new connection. */
 const DRAINED_BODY_LIMIT = 65_536;
 
-/** Whether the request announced a body (RFC 9112 §6.3) that is unread and large or of unknown length (chunked). */
+/**
+ * Whether the request announced a body (RFC 9112 §6.3) that was not read and is large or of unknown
+ * length (chunked). Decided on what the request declares, never on how much of it has arrived, so the
+ * answer is the same whether the bytes came at once or one at a time.
+ */
 function hasCostlyUnreadBody(request: IncomingMessage): boolean {
-  if (request.complete || request.readableDidRead) return false;
+  if (request.readableDidRead) return false;
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > DRAINED_BODY_LIMIT);
 }

@@ -46,4 +46,18 @@ describe('defects found by the robustness suite', () => {
     assert.deepEqual(responses.map((response) => response.status), [200, 200], text);
     assert.equal(responses[1]?.headers['connection'], 'close');
   });
+
+  test('an answer given before a body is read says Connection the same way however the bytes arrive (fuzz seed 2262401466, case 480)', async () => {
+    // Closing after a 415 once depended on whether the chunked body had fully arrived; replaying the
+    // fuzz case that found it runs the fuzzer's own arrival-independence check on exactly that body.
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { resolve } = await import('node:path');
+    const root = resolve(import.meta.dirname, '..', '..');
+    // Without the parent runner's NODE_TEST_CONTEXT, the child reports in plain TAP instead of to the parent.
+    const { NODE_TEST_CONTEXT: _parent, ...inherited } = process.env;
+    const env = { ...inherited, PETSTORE_FUZZ_SEED: '2262401466', PETSTORE_FUZZ_CASE: '480' };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test', '--test-reporter', 'tap', 'test/robustness/fuzz-bodies.test.ts'], { cwd: root, env });
+    assert.match(stdout, /^# fail 0$/m);
+  });
 });
