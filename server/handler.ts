@@ -74,8 +74,8 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   const authenticate = createAuthenticator(options.apiKeys);
   const json = new PetJsonCache(options.jsonCacheSize);
   const pages = new PageJsonCache(json);
-  // Constant for this handler, so it is serialised once.
-  const openApiJson = JSON.stringify(createOpenApiDocument({ basePath, bodyLimit }));
+  // Constant for this handler, so it is serialised and encoded once.
+  const openApiJson = Buffer.from(JSON.stringify(createOpenApiDocument({ basePath, bodyLimit })));
   const deprecationHeaders = (base: string): HeaderList => [
     'Deprecation', `@${GET_PET_DEPRECATED_AT}`,
     'Sunset', GET_PET_SUNSET,
