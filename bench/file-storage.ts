@@ -20,8 +20,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
-import { createFileStorage, createMemoryStorage, createPetstore } from '../lib/index.js';
-import type { FileStorage, JournalStats, PetStatus, PetStorage } from '../lib/index.js';
+import { createMemoryStorage, createPetstore } from '../lib/index.js';
+import type { PetStatus, PetStorage } from '../lib/index.js';
+import { createFileStorage } from '../lib/storage/file/index.js';
+import type { FileStorage, JournalStats } from '../lib/storage/file/index.js';
 import { startServer } from '../server/index.js';
 
 const run = promisify(execFile);

@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   lines.push('## Startup', '');
   lines.push('Process start to the answer of the first authenticated `GET /v1/pets`, median of 5:', '');
   lines.push('| command | ms |', '|---|---:|');
-  lines.push(`| \`node dist/server/main.js\` | ${startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx server/main.ts\` | ${startup.tsxMs.toFixed(0)} |`, '');
+  lines.push(`| \`node dist/cli/main.js\` | ${startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx cli/main.ts\` | ${startup.tsxMs.toFixed(0)} |`, '');
   const report = lines.join('\n');
   await writeFile(resolve(ROOT, 'bench', 'RESULTS.md'), report);
   log('');

@@ -65,10 +65,7 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
 
   const server = createServer((request, response) => {
     const verdict = authenticate(request.headers.authorization);
-    if (verdict !== 'accepted') {
-      const { error, headers } = authError(verdict);
-      return sendError(response, error, { headers });
-    }
+    if (verdict !== 'accepted') return sendError(response, authError(verdict));
     const path = (request.url ?? '').split('?')[0];
     if (path !== MESSAGES_PATH) return sendError(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path)}`));
     if (request.method !== 'POST') {

@@ -33,17 +33,25 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/** Response headers as a flat `[name, value, name, value, …]` list, the order they are sent in. */
+export type HeaderList = readonly string[];
+
 /** Options of a PetstoreError beyond its code and message. */
 export interface PetstoreErrorOptions {
   details?: ErrorDetail[];
   cause?: unknown;
+  /** Headers the answer to this error carries, such as `Allow` on a 405 or a challenge on a 401. */
+  headers?: HeaderList;
 }
+
+const NO_HEADERS: HeaderList = [];
 
 /** The one error class of the project: an expected failure with the spec's `code`, `message` and `status`. */
 export class PetstoreError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
+  readonly headers: HeaderList;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -51,6 +59,7 @@ export class PetstoreError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code];
     this.details = options.details;
+    this.headers = options.headers ?? NO_HEADERS;
   }
 
   /** The Error body for this error. */

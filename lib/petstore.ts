@@ -1,7 +1,33 @@
 import { PetstoreError } from './errors.js';
-import { createMemoryStorage, freezePet } from './memory-storage.js';
-import type { ListPetsQuery, NewPet, Pet, PetPage, PetStorage, PetstoreApi } from './types.js';
+import { freezePet } from './pet.js';
+import type { NewPet, Pet, PetStatus } from './pet.js';
+import { createMemoryStorage } from './storage/memory/memory-storage.js';
+import type { PetStorage } from './storage/storage.js';
 import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
+
+/** Query of `listPets` [spec 4.1]; `after` is the decided cursor extension. */
+export interface ListPetsQuery {
+  limit?: number;
+  status?: PetStatus;
+  after?: number;
+}
+
+/** A `listPets` query as the engine applies it: `limit` clamped, defaults filled in. */
+export type EffectiveListQuery = Required<Pick<ListPetsQuery, 'limit' | 'after'>> & Pick<ListPetsQuery, 'status'>;
+
+/** One page of `listPets`: the query that was answered, and the query of the following page when more pets match. */
+export interface PetPage {
+  pets: Pet[];
+  query: EffectiveListQuery;
+  next: EffectiveListQuery | undefined;
+}
+
+/** The spec's three operations, shared by the in-process store and the HTTP client. */
+export interface PetstoreApi {
+  listPets(query?: ListPetsQuery): Promise<Pet[]>;
+  createPet(input: unknown): Promise<Pet>;
+  getPet(id: number): Promise<Pet>;
+}
 
 /** Options of createPetstore. */
 export interface PetstoreOptions {
@@ -11,8 +37,8 @@ export interface PetstoreOptions {
 
 /** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
 export interface Petstore extends PetstoreApi {
-  /** `listPets` plus the query of the following page, when more pets match (the HTTP `Link: rel="next"`). */
-  listPetsPage(query?: ListPetsQuery): Promise<PetPage>;
+  /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
+  listPetsPage(query?: unknown): Promise<PetPage>;
   /** Flushes and closes the storage. */
   close(): Promise<void>;
 }
@@ -38,7 +64,7 @@ function checkAssignedId(pet: Pet): Pet {
 export function createPetstore(options: PetstoreOptions = {}): Petstore {
   const storage = options.storage ?? createMemoryStorage();
 
-  async function listPetsPage(query?: ListPetsQuery): Promise<PetPage> {
+  async function listPetsPage(query?: unknown): Promise<PetPage> {
     const wanted = validateListQuery(query);
     // One pet beyond the page tells whether a next page exists without a second query.
     const pets = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
@@ -50,11 +76,11 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
     if (first !== undefined && !Object.isFrozen(first)) {
       for (let index = 0; index < pets.length; index++) pets[index] = freezePet((pets[index] as Pet).id, pets[index] as Pet);
     }
+    const answered: EffectiveListQuery = { limit: wanted.limit, after: wanted.after };
+    if (wanted.status !== undefined) answered.status = wanted.status;
     const last = pets.at(-1);
-    if (!hasMore || last === undefined) return { pets, next: undefined };
-    const next: NonNullable<PetPage['next']> = { limit: wanted.limit, after: last.id };
-    if (wanted.status !== undefined) next.status = wanted.status;
-    return { pets, next };
+    if (!hasMore || last === undefined) return { pets, query: answered, next: undefined };
+    return { pets, query: answered, next: { ...answered, after: last.id } };
   }
 
   return {

@@ -1,7 +1,9 @@
-import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, MIN_LIMIT, DEFAULT_LIMIT, NEW_PET_FIELDS, PET_STATUSES } from './constants.js';
+import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, MIN_LIMIT, DEFAULT_LIMIT } from './limits.js';
+import { NEW_PET_FIELDS, PET_STATUSES } from './pet.js';
 import { PetstoreError } from './errors.js';
 import type { ErrorDetail } from './errors.js';
-import type { NewPet, PetStatus, StorageListQuery } from './types.js';
+import type { NewPet, PetStatus } from './pet.js';
+import type { StorageListQuery } from './storage/storage.js';
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(NEW_PET_FIELDS);
 const FIELD_LIST = NEW_PET_FIELDS.map((field) => `\`${field}\``).join(', ');

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
+import { errorResponse, logToConsole } from '../http/index.js';
 import { PetstoreError } from '../lib/index.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
@@ -19,10 +20,10 @@ function errorFor(code: string | undefined): PetstoreError {
 
 /** The raw bytes of an Error response that closes the connection, for sockets Node's parser gave up on. */
 export function rawErrorResponse(error: PetstoreError): string {
-  const body = JSON.stringify(error.toJSON());
-  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n`
-    + 'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n'
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const { status, headers, body } = errorResponse(error, { logError: logToConsole });
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
+  for (let index = 0; index < headers.length; index += 2) head += `${headers[index]}: ${headers[index + 1]}\r\n`;
+  return `${head}Connection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
 /** The socket's in-flight response, if Node has started one (an internal field, read defensively). */

@@ -1,14 +1,16 @@
-export { createHandler, DEFAULT_BASE_PATH } from './handler.js';
-// Spec facts that live in lib/constants.ts, re-exported where the HTTP interface used to define them.
-export { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../lib/index.js';
+export { createHandler } from './handler.js';
 export type { HandlerOptions, PetstoreHandler } from './handler.js';
-export { createAuthenticator, authError } from './auth.js';
-export type { AuthVerdict } from './auth.js';
-export { bodyErrorHeaders, DEFAULT_BODY_LIMIT, isJsonMediaType, readJsonBody, readJsonBodyOrAnswer, RequestAbortedError } from './body.js';
-export type { BodyReading, ReadJsonBodyOptions } from './body.js';
-export { JSON_HEADERS, sendError, sendJson } from './responses.js';
-export type { HeaderList, SendErrorOptions } from './responses.js';
+export { readJsonBody, readJsonBodyOrAnswer } from './body.js';
+export type { BodyReading } from './body.js';
+export { sendError, sendJson, writeResponse } from './responses.js';
+export type { SendErrorOptions } from './responses.js';
 export {
   CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SHUTDOWN_IDLE_GRACE, SOCKET_TIMEOUT, startServer,
 } from './start-server.js';
 export type { RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';
+// The request core's parts a node:http service reuses for routes of its own (see examples/quickstart-messages.ts).
+export { authError, BodyAbortedError, createAuthenticator, DEFAULT_BASE_PATH, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_HEADERS } from '../http/index.js';
+export type { AuthVerdict, CoreResponse, JsonBodyOptions } from '../http/index.js';
+// Spec facts that live in lib/, re-exported where the HTTP interface used to define them.
+export { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../lib/index.js';
+export type { HeaderList } from '../lib/index.js';

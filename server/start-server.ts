@@ -2,14 +2,16 @@ import { createServer, ServerResponse } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_BASE_PATH, logToConsole } from '../http/index.js';
 import { PetstoreError } from '../lib/index.js';
 import { logAccess } from './access-log.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { closeAfterAnswer } from './closing-connections.js';
-import { createHandler, DEFAULT_BASE_PATH } from './handler.js';
+import { createNodeListener } from './handler.js';
 import type { HandlerOptions } from './handler.js';
+import { deferContinue } from './node-request.js';
 import { createPipelineGuard } from './pipelining.js';
-import { logToStderr, sendError, sendJson } from './responses.js';
+import { sendError } from './responses.js';
 
 /** Time a client has to send its request headers (ms); slower clients get a 408 and are cut off. */
 export const HEADERS_TIMEOUT = 10_000;
@@ -59,9 +61,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const HEALTH_PATH = '/healthz';
-const HEALTHY = JSON.stringify({ status: 'ok' });
-
 function hostForUrl(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
@@ -71,8 +70,8 @@ function hostForUrl(address: AddressInfo): string {
  * what Node's parser rejects, and graceful shutdown.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const handler = createHandler(options);
-  const logError = options.logError ?? logToStderr;
+  const handler = createNodeListener({ ...options, servesServerRoutes: true }, 'startServer');
+  const logError = options.logError ?? logToConsole;
   const accessLog = options.accessLog;
   const shutdownDeadline = options.shutdownDeadline ?? SHUTDOWN_DEADLINE;
   const shutdown = { isClosing: false };
@@ -94,11 +93,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   function listener(request: IncomingMessage, response: ServerResponse): void {
     if (accessLog !== undefined) logAccess(request, response, accessLog);
     if (!admitPipelined(request, response)) return;
-    const url = request.url ?? '';
-    if (url === HEALTH_PATH || url.startsWith(`${HEALTH_PATH}?`)) {
-      if (request.method === 'GET' || request.method === 'HEAD') return sendJson(response, 200, HEALTHY);
-      return sendError(response, new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: GET, HEAD`), { headers: ['Allow', 'GET, HEAD'] });
-    }
     handler(request, response);
   }
 
@@ -123,6 +117,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.setTimeout(timeouts.socket);
   server.on('clientError', handleClientError);
   server.on('connect', handleConnect);
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    deferContinue(response);
+    listener(request, response);
+  });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     sendError(response, new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`), { logError });
   });

@@ -115,7 +115,7 @@ describe('the packed package', () => {
   });
 
   test('the packed server starts with plain node on PORT=0 and answers an authenticated request', async () => {
-    const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'server', 'main.js')], {
+    const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'cli', 'main.js')], {
       cwd: consumer,
       env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key' },
       stdio: ['ignore', 'pipe', 'pipe'],

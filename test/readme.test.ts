@@ -124,7 +124,7 @@ async function checkCommand(part: string): Promise<string | undefined> {
     return (await exists(join(ROOT, example[1]))) && isTested ? `${example[1]}, run by its test` : undefined;
   }
   // Its compiled form is started by test/package.test.ts.
-  if (command === 'node dist/server/main.js') return (await exists(join(ROOT, 'server', 'main.ts'))) ? 'the compiled server' : undefined;
+  if (command === 'node dist/cli/main.js') return (await exists(join(ROOT, 'cli', 'main.ts'))) ? 'the compiled server' : undefined;
   return undefined;
 }
 
@@ -198,7 +198,7 @@ describe('README.md', () => {
   });
 
   test('README.md configuration table names only variables the server reads', async () => {
-    const main = await readFile(join(ROOT, 'server', 'main.ts'), 'utf8');
+    const main = await readFile(join(ROOT, 'cli', 'main.ts'), 'utf8');
     const section = README.slice(README.indexOf('## Configuration'));
     const variables = [...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1] ?? '');
     assert.ok(variables.length >= 6);

@@ -1,7 +1,7 @@
-import { INTERFACE_VERSION, VERSION_PATH } from '../constants.js';
+import { INTERFACE_VERSION, VERSION_PATH } from '../versioning.js';
 import { ERROR_CODES } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import { ERROR_HEADERS, PATH_METHODS, operationDefinitions } from './operations.js';
+import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions } from './operations.js';
 import type { ErrorCase, OperationDefinition } from './operations.js';
 import { COMPONENT_SCHEMAS, schemaRef } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OpenApiHeader, OpenApiPathItem, OpenApiResponse } from './types.js';
@@ -78,10 +78,12 @@ function responsesOf(definition: OperationDefinition): Record<string, OpenApiRes
   return responses;
 }
 
-/** Groups the operations into path items, in the order of PATH_METHODS. */
+/** Groups the operations into path items, in the order of the route table. */
 function pathItems(definitions: readonly OperationDefinition[]): Record<string, OpenApiPathItem> {
   const paths: Record<string, OpenApiPathItem> = {};
-  for (const [path, methods] of Object.entries(PATH_METHODS)) {
+  for (const route of API_ROUTES) {
+    const { path } = route;
+    const methods = methodsOf(route);
     const item: OpenApiPathItem = { description: 'Any other method is a 405 `method_not_allowed` with `Allow` (see `components.responses.MethodNotAllowed`).' };
     for (const method of methods) {
       const definition = definitions.find((candidate) => candidate.path === path && candidate.method === method);

@@ -1,5 +1,8 @@
-import { DEFAULT_LIMIT, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../constants.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../limits.js';
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../versioning.js';
 import type { ErrorCode } from '../errors.js';
+import { allowedMethods, ROUTES } from '../routes.js';
+import type { Route } from '../routes.js';
 import { schemaRef } from './schemas.js';
 import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiResponse } from './types.js';
 
@@ -53,38 +56,34 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   },
 };
 
-/** The `Allow` value for a path: its methods, with HEAD wherever GET is (RFC 9110 §9.3.2). */
-export function allowedMethods(methods: readonly OpenApiMethod[]): string {
-  const allowed: string[] = [];
-  if (methods.includes('get')) allowed.push('GET', 'HEAD');
-  if (methods.includes('post')) allowed.push('POST');
-  if (methods.includes('options')) allowed.push('OPTIONS');
-  return allowed.join(', ');
-}
-
 /** OPTIONS on a path: the allowed methods, without a key, since they reveal nothing. */
-function optionsOperation(path: string, methods: readonly OpenApiMethod[]): OperationDefinition {
+function optionsOperation(route: Route): OperationDefinition {
   return {
-    path,
+    path: route.path,
     method: 'options',
     operation: { summary: 'The methods this path answers', security: [] },
     success: {
       status: 204,
       response: {
         description: 'No body; the allowed methods are in `Allow`. Answered without a key.',
-        headers: { Allow: { description: 'The methods of this path (RFC 9110 §10.2.1).', required: true, schema: { type: 'string', const: allowedMethods(methods) } } },
+        headers: { Allow: { description: 'The methods of this path (RFC 9110 §10.2.1).', required: true, schema: { type: 'string', const: allowedMethods(route) } } },
       },
     },
     errors: [MISSING_HOST],
   };
 }
 
-/** The methods of each path, in the order the document lists them. */
-export const PATH_METHODS: Readonly<Record<string, readonly OpenApiMethod[]>> = {
-  '/pets': ['get', 'post', 'options'],
-  '/pets/{petId}': ['get', 'options'],
-  '/openapi.json': ['get', 'options'],
-};
+/** The routes of the interface (the standalone server's own are not part of it), in the order the document lists them. */
+export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api');
+
+/** The OpenAPI methods of a route: its operations' and OPTIONS. */
+export function methodsOf(route: Route): OpenApiMethod[] {
+  const methods: OpenApiMethod[] = [];
+  if (route.operations.GET !== undefined) methods.push('get');
+  if (route.operations.POST !== undefined) methods.push('post');
+  methods.push('options');
+  return methods;
+}
 
 /** Every operation of the interface [spec 4], as the HTTP handler answers it. */
 export function operationDefinitions(context: OperationContext): OperationDefinition[] {
@@ -231,6 +230,6 @@ export function operationDefinitions(context: OperationContext): OperationDefini
       success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } },
       errors: [MISSING_HOST],
     },
-    ...Object.entries(PATH_METHODS).map(([path, methods]) => optionsOperation(path, methods)),
+    ...API_ROUTES.map(optionsOperation),
   ];
 }

@@ -1,7 +1,8 @@
-import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../constants.js';
+import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID } from '../limits.js';
+import { NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../pet.js';
 import { ERROR_CODES } from '../errors.js';
 import type { ErrorBody, ErrorDetail } from '../errors.js';
-import type { Pet } from '../types.js';
+import type { Pet } from '../pet.js';
 import type { JsonSchema } from './types.js';
 
 /** A `$ref` to a schema of the document's `components.schemas`. */

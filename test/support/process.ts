@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 /** Root of the repository. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** A standalone server process started from server/main.ts. */
+/** A standalone server process started from cli/main.ts. */
 export interface ServerProcess {
   child: ChildProcess;
   /** Base URL printed by the server, e.g. `http://127.0.0.1:41234/v1`. */
@@ -17,9 +17,9 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs server/main.ts through tsx with `env` added to a clean environment and `PORT=0`. */
+/** Runs cli/main.ts through tsx with `env` added to a clean environment and `PORT=0`. */
 export function spawnServer(env: Record<string, string>, args: readonly string[] = []): ServerProcess & { ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'server', 'main.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'cli', 'main.ts'), ...args], {
     cwd: ROOT,
     // NODE_V8_COVERAGE passes through so c8 measures the child as well.
     env: { PATH: process.env['PATH'] ?? '', NODE_V8_COVERAGE: process.env['NODE_V8_COVERAGE'] ?? '', PORT: '0', ...env },
@@ -55,7 +55,7 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
   return result;
 }
 
-/** Runs server/main.ts to completion (for --help and configuration errors). */
+/** Runs cli/main.ts to completion (for --help and configuration errors). */
 export async function runMain(env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const server = spawnServer(env, args);
   server.ready.catch(() => {});

@@ -1,0 +1,2 @@
+export { createFetchHandler } from './fetch-handler.js';
+export type { FetchHandler, FetchHandlerOptions } from './fetch-handler.js';

@@ -1,0 +1,12 @@
+export { createRequestCore, DEFAULT_BASE_PATH } from './core.js';
+export type { RequestCore, RequestCoreOptions } from './core.js';
+export { authError, createAuthenticator } from './auth.js';
+export type { AuthVerdict } from './auth.js';
+export { checkJsonBodyHead, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_MEDIA_TYPE, parseJson, readBody, readJsonBody } from './body.js';
+export type { JsonBodyOptions } from './body.js';
+export { errorResponse, logToConsole } from './error-response.js';
+export type { ErrorResponseOptions } from './error-response.js';
+export { BodyAbortedError, bodyOf, headerOf, NO_BODY } from './request.js';
+export type { CoreRequest, RequestBody, RequestHeaders } from './request.js';
+export { emptyResponse, JSON_HEADERS, jsonResponse, utf8Length } from './response.js';
+export type { CoreResponse } from './response.js';

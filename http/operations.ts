@@ -1,0 +1,88 @@
+import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError } from '../lib/index.js';
+import type { HeaderList, OperationName, Petstore } from '../lib/index.js';
+import { readJsonBody } from './body.js';
+import { PageJsonCache, PetJsonCache } from './pet-json.js';
+import { parseDecimalInteger, parseListQuery } from './query.js';
+import type { CoreRequest } from './request.js';
+import { jsonResponse } from './response.js';
+import type { CoreResponse } from './response.js';
+
+/** One call of an operation: the request and what routing made of it. */
+export interface OperationCall {
+  readonly request: CoreRequest;
+  /** The raw path segment of the route's parameter (`petId`), empty when the route has none. */
+  readonly parameter: string;
+  /** The query string, without `?`. */
+  readonly query: string;
+  /** The path prefix the client sees, for `Location` and `Link`: the host framework's mount path plus the base path. */
+  readonly publicBase: string;
+  readonly isHead: boolean;
+}
+
+/** What an operation does, and the headers every one of its answers carries, errors included. */
+export interface Operation {
+  run(call: OperationCall): CoreResponse | Promise<CoreResponse>;
+  headers?(publicBase: string): HeaderList;
+}
+
+/** What the operations are built from. */
+export interface OperationsContext {
+  store: Petstore;
+  basePath: string;
+  bodyLimit: number;
+  jsonCacheSize: number | undefined;
+}
+
+const NO_HEADERS: HeaderList = [];
+const CREATE_ACTION = 'Cannot create pet';
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+/** The headers of the deprecated `getPet` [spec 4.3]: when it was deprecated (RFC 9745), when it goes (RFC 8594), and its successor. */
+function deprecationHeaders(publicBase: string): HeaderList {
+  return ['Deprecation', `@${GET_PET_DEPRECATED_AT}`, 'Sunset', GET_PET_SUNSET, 'Link', `<${publicBase}/pets>; rel="successor-version"`];
+}
+
+/** Every operation the route table names, over one store, with the JSON caches they share. */
+export function createOperations(context: OperationsContext): Record<OperationName, Operation> {
+  const { store, basePath, bodyLimit } = context;
+  const json = new PetJsonCache(context.jsonCacheSize);
+  const pages = new PageJsonCache(json);
+  const defaultDeprecation = deprecationHeaders(basePath);
+  const getPetHeaders = (publicBase: string): HeaderList => (publicBase === basePath ? defaultDeprecation : deprecationHeaders(publicBase));
+  // Constant for this handler, so it is serialised and encoded once.
+  const openApiJson = new TextEncoder().encode(JSON.stringify(createOpenApiDocument({ basePath, bodyLimit })));
+
+  return {
+    listPets: {
+      async run(call) {
+        const page = await store.listPetsPage(parseListQuery(call.query));
+        const { next, query } = page;
+        // RFC 8288: the next page; the body stays the spec's plain array [spec 4.1].
+        const headers = next === undefined
+          ? NO_HEADERS
+          : ['Link', `<${call.publicBase}/pets?limit=${next.limit}&after=${next.after}${next.status === undefined ? '' : `&status=${next.status}`}>; rel="next"`];
+        const body = pages.body(`${query.status ?? ''}:${query.after}:${query.limit}`, page.pets, next !== undefined);
+        return jsonResponse(200, body, headers, call.isHead);
+      },
+    },
+    createPet: {
+      async run(call) {
+        const pet = await store.createPet(await readJsonBody(call.request, { limit: bodyLimit, action: CREATE_ACTION }));
+        return jsonResponse(201, json.pet(pet), ['Location', `${call.publicBase}/pets/${pet.id}`]);
+      },
+    },
+    getPet: {
+      async run(call) {
+        const id = parseDecimalInteger(call.parameter);
+        if (id === undefined) {
+          throw new PetstoreError('invalid_parameter', `Cannot get pet: \`petId\` must be a decimal integer, not ${JSON.stringify(call.parameter.slice(0, 50))}`);
+        }
+        return jsonResponse(200, json.pet(await store.getPet(id)), getPetHeaders(call.publicBase), call.isHead);
+      },
+      // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
+      headers: getPetHeaders,
+    },
+    getOpenApiDescription: { run: (call) => jsonResponse(200, openApiJson, NO_HEADERS, call.isHead) },
+    checkHealth: { run: (call) => jsonResponse(200, HEALTHY, NO_HEADERS, call.isHead) },
+  };
+}

@@ -1,0 +1,216 @@
+import { dirname, resolve } from 'node:path';
+import { MAX_SAFE_ID } from '../../limits.js';
+import { PetstoreError } from '../../errors.js';
+import { freezePet } from '../../pet.js';
+import { PetIndex } from '../memory/pet-index.js';
+import type { NewPet, Pet } from '../../pet.js';
+import type { PetStorage, StorageListQuery } from '../storage.js';
+import { describeError, errorCode, nodeFileSystem } from './file-system.js';
+import type { StorageFile, StorageFileSystem } from './file-system.js';
+import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordProblem } from './journal-format.js';
+import { scanJournal } from './journal-scan.js';
+import type { ScanResult } from './journal-scan.js';
+import { JournalWriter } from './journal-writer.js';
+import type { Durability, JournalStats } from './journal-types.js';
+import { acquireLock } from './lock-file.js';
+import type { HeldLock } from './lock-file.js';
+
+/** Options of createFileStorage. */
+export interface FileStorageOptions {
+  /** `fsync` (default): an insert resolves after fdatasync, so it survives power loss. `write`: after write(2), so it survives a crash of the process only. */
+  durability?: Durability;
+  /** Receives operational notes (a torn tail cut off, a stale lock taken over, a failed write); default: process.emitWarning. */
+  log?: (line: string) => void;
+  /** The file-system calls to use; default: node:fs. Tests inject failures here. */
+  fileSystem?: StorageFileSystem;
+}
+
+/** A PetStorage kept in an append-only journal file, with its counters. */
+export interface FileStorage extends PetStorage {
+  /** Absolute path of the journal. */
+  readonly path: string;
+  /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
+  stats(): JournalStats;
+  /** Waits for queued inserts, syncs the journal, closes it and releases the lock. */
+  close(): Promise<void>;
+}
+
+/** The suffix of the single-writer lock file next to the journal. */
+export const LOCK_SUFFIX = '.lock';
+
+/** The default log: a process warning, which Node prints to stderr; the library never writes to stdout. */
+function emitWarning(line: string): void {
+  process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
+}
+
+function openError(path: string, doing: string, cause: unknown): PetstoreError {
+  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${describeError(cause)}`, { cause });
+}
+
+/** Syncs a directory, so a file created or renamed in it survives power loss. */
+export async function syncDirectory(fileSystem: StorageFileSystem, directory: string): Promise<void> {
+  const handle = await fileSystem.open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Creates an empty journal at `path` atomically: the header goes to a side file, which is synced and
+ * renamed into place, and then the directory is synced, so a crash never leaves a half-written header.
+ */
+async function createJournal(fileSystem: StorageFileSystem, path: string): Promise<void> {
+  const draft = `${path}.creating`;
+  const file = await fileSystem.open(draft, 'w');
+  try {
+    await writeHeader(file);
+  } finally {
+    await file.close();
+  }
+  await fileSystem.rename(draft, path);
+  await syncDirectory(fileSystem, dirname(path));
+}
+
+async function writeHeader(file: StorageFile): Promise<void> {
+  const header = encodeHeader();
+  if ((await file.write(header, 0, header.length, 0)) !== header.length) throw new Error('short write of the journal header');
+  await file.datasync();
+}
+
+/** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file. */
+export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number }> {
+  let file: StorageFile;
+  try {
+    file = await fileSystem.open(path, 'r+');
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT' || !mayCreate) throw openError(path, 'opening it', error);
+    try {
+      await createJournal(fileSystem, path);
+      file = await fileSystem.open(path, 'r+');
+    } catch (createError) {
+      throw openError(path, 'creating it', createError);
+    }
+  }
+  try {
+    let size = await file.size();
+    // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
+    if (size === 0 && mayCreate) {
+      await writeHeader(file);
+      size = HEADER_SIZE;
+    }
+    const header = Buffer.alloc(Math.min(size, HEADER_SIZE));
+    if ((await file.read(header, 0, header.length, 0)) !== header.length) throw new Error('short read of the journal header');
+    const problem = headerProblem(header);
+    if (problem !== undefined) throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${problem} (byte offset 0)`);
+    return { file, size };
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error instanceof PetstoreError ? error : openError(path, 'reading its header', error);
+  }
+}
+
+/** The refusal for damage that is not a torn tail: dropping it would drop acknowledged pets. */
+function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>): PetstoreError {
+  const why = damage.nextIntact === undefined
+    ? 'the record\'s checksum holds, so this is not a torn write'
+    : `an intact record follows at byte offset ${damage.nextIntact}, so this is not a torn final write`;
+  return new PetstoreError(
+    'unavailable',
+    `Data file ${path} is corrupt at byte offset ${damage.offset}: ${damage.reason}; ${why}. `
+    + `Refusing to open it rather than dropping acknowledged pets. repairFile() (the server's --repair) copies it aside and cuts it at byte offset ${damage.offset}.`,
+  );
+}
+
+/**
+ * Opens (creating if needed) the journal at `path` as a PetStorage: takes the single-writer lock,
+ * replays every record into memory, cuts off a torn final record, and appends from there.
+ */
+export async function createFileStorage(path: string, options: FileStorageOptions = {}): Promise<FileStorage> {
+  const durability = options.durability ?? 'fsync';
+  const log = options.log ?? emitWarning;
+  const fileSystem = options.fileSystem ?? nodeFileSystem;
+  if (durability !== 'fsync' && durability !== 'write') {
+    throw new PetstoreError('internal_error', `createFileStorage: \`durability\` must be \`fsync\` or \`write\`, not ${JSON.stringify(durability)}`);
+  }
+  const journalPath = resolve(path);
+  const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
+  let file: StorageFile | undefined;
+  try {
+    const opened = await openJournal(fileSystem, journalPath, true);
+    file = opened.file;
+    const index = new PetIndex();
+    let scan: ScanResult;
+    try {
+      scan = await scanJournal(file, opened.size, (pet) => index.append(pet));
+    } catch (error) {
+      throw openError(journalPath, 'reading it', error);
+    }
+    if (scan.damage !== undefined) {
+      if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
+      // Cut before any append, so a new record is never glued to the torn one.
+      try {
+        await file.truncate(scan.end);
+        await file.sync();
+      } catch (error) {
+        throw openError(journalPath, `cutting off the torn final record at byte offset ${scan.end}`, error);
+      }
+      log(`petstore: ${journalPath}: cut off a torn final record at byte offset ${scan.end} (${opened.size - scan.end} bytes: ${scan.damage.reason}); `
+        + `it was never acknowledged. ${scan.pets} pets recovered.`);
+    }
+    return fileStorage(journalPath, file, lock, index, scan, { durability, log });
+  } catch (error) {
+    await file?.close().catch(() => undefined);
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+function fileStorage(
+  path: string, file: StorageFile, lock: HeldLock, index: PetIndex, scan: ScanResult,
+  options: { durability: Durability; log: (line: string) => void },
+): FileStorage {
+  let nextId = scan.highestId + 1;
+  let closing: Promise<void> | undefined;
+  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet) });
+
+  return {
+    path,
+
+    async insert(pet: NewPet): Promise<Pet> {
+      if (closing !== undefined) throw new PetstoreError('unavailable', 'Cannot create pet: the storage is closed');
+      if (writer.failure !== undefined) throw writer.failure;
+      const problem = petRecordProblem(pet);
+      if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
+      if (nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
+      const stored = freezePet(nextId++, pet);
+      return writer.append(encodePetRecord(stored), stored);
+    },
+
+    async get(id: number): Promise<Pet | undefined> {
+      return index.get(id);
+    },
+
+    async list(query: StorageListQuery): Promise<Pet[]> {
+      return index.list(query);
+    },
+
+    stats: () => writer.stats(),
+
+    close(): Promise<void> {
+      closing ??= (async () => {
+        try {
+          await writer.drain();
+          await writer.syncIfNeeded();
+        } catch (error) {
+          throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${describeError(error)}`, { cause: error });
+        } finally {
+          await file.close().catch(() => undefined);
+          await lock.release();
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { PET_STATUSES } from '../../pet.js';
+import type { NewPet, Pet, PetStatus } from '../../pet.js';
+import { crc32 } from './crc32.js';
+
+/** The first eight bytes of every journal: ASCII `PETSTORE`. */
+export const MAGIC = Buffer.from('PETSTORE', 'latin1');
+
+/** The journal layout this build writes and reads; any other version is refused. */
+export const FORMAT_VERSION = 1;
+
+/** Header: magic (8), format version (u32 LE), CRC-32 of the first 12 bytes (u32 LE). */
+export const HEADER_SIZE = 16;
+
+/** Record frame: CRC-32 (u32 LE) of the length field and payload, then payload length (u32 LE). */
+export const FRAME_HEADER_SIZE = 8;
+
+/** Payload type: a created pet. */
+export const PET_RECORD = 1;
+
+/** Payload type: ids up to this one are taken (written by repair for pets it had to drop). */
+export const RESERVE_RECORD = 2;
+
+/** Pet payload without the name: type (u8), status (u8), id (f64 LE), categoryId (f64 LE). */
+const PET_FIXED_SIZE = 18;
+
+/** Reservation payload: type (u8), zero (u8), id (f64 LE). */
+const RESERVE_SIZE = 10;
+
+/** Smallest valid payload: a reservation. */
+export const MIN_PAYLOAD_SIZE = RESERVE_SIZE;
+
+/** Largest valid payload (a format limit): a garbage length field cannot make recovery read far. */
+export const MAX_PAYLOAD_SIZE = 4096;
+
+/** Longest name a record can hold, in UTF-8 bytes (the validator's 256 code points need at most 1024). */
+export const MAX_NAME_BYTES = MAX_PAYLOAD_SIZE - PET_FIXED_SIZE;
+
+/** Status byte 0 is "no status"; 1.. are PET_STATUSES in order. */
+const STATUS_CODES: ReadonlyMap<PetStatus, number> = new Map(PET_STATUSES.map((status, index) => [status, index + 1]));
+
+/** The 16 header bytes of a new journal. */
+export function encodeHeader(): Buffer {
+  const header = Buffer.alloc(HEADER_SIZE);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(FORMAT_VERSION, 8);
+  header.writeUInt32LE(crc32(header.subarray(0, 12)), 12);
+  return header;
+}
+
+/** Why `header` (the file's first bytes, possibly fewer than 16) is not a readable journal header, or undefined. */
+export function headerProblem(header: Buffer): string | undefined {
+  if (header.length < HEADER_SIZE) return `the file is ${header.length} bytes long, shorter than the ${HEADER_SIZE}-byte journal header`;
+  if (!header.subarray(0, MAGIC.length).equals(MAGIC)) return 'it does not start with the journal magic bytes `PETSTORE`: this is not a petstore data file';
+  if (header.readUInt32LE(12) !== crc32(header.subarray(0, 12))) return 'the journal header fails its checksum';
+  const version = header.readUInt32LE(8);
+  if (version !== FORMAT_VERSION) return `the journal has format version ${version}, and this build reads only version ${FORMAT_VERSION}`;
+  return undefined;
+}
+
+/** Frames a payload whose first FRAME_HEADER_SIZE bytes are left free for the frame header. */
+function seal(frame: Buffer): Buffer {
+  frame.writeUInt32LE(frame.length - FRAME_HEADER_SIZE, 4);
+  frame.writeUInt32LE(crc32(frame.subarray(4)), 0);
+  return frame;
+}
+
+/** Whether `name` contains a UTF-16 surrogate without its partner, which UTF-8 cannot hold. */
+function hasLoneSurrogate(name: string): boolean {
+  return /\p{Surrogate}/u.test(name);
+}
+
+/** Why this pet cannot be written as a record, or undefined; the validator already rules all of these out for API input. */
+export function petRecordProblem(pet: NewPet): string | undefined {
+  if (typeof pet.name !== 'string' || hasLoneSurrogate(pet.name)) return '`name` must be a well-formed Unicode string';
+  if (Buffer.byteLength(pet.name, 'utf8') > MAX_NAME_BYTES) return `\`name\` must be at most ${MAX_NAME_BYTES} bytes long in UTF-8`;
+  if (!Number.isSafeInteger(pet.categoryId)) return '`categoryId` must be a safe integer';
+  if (pet.status !== undefined && !STATUS_CODES.has(pet.status)) return '`status` must be one of the PetStatus values';
+  return undefined;
+}
+
+/** The framed record of a created pet; the pet must have passed petRecordProblem. */
+export function encodePetRecord(pet: Pet): Buffer {
+  const nameSize = Buffer.byteLength(pet.name, 'utf8');
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_SIZE + PET_FIXED_SIZE + nameSize);
+  const at = FRAME_HEADER_SIZE;
+  frame[at] = PET_RECORD;
+  frame[at + 1] = pet.status === undefined ? 0 : (STATUS_CODES.get(pet.status) as number);
+  frame.writeDoubleLE(pet.id, at + 2);
+  frame.writeDoubleLE(pet.categoryId, at + 10);
+  frame.write(pet.name, at + PET_FIXED_SIZE, 'utf8');
+  return seal(frame);
+}
+
+/** The framed record saying that every id up to `id` is taken. */
+export function encodeReserveRecord(id: number): Buffer {
+  const frame = Buffer.alloc(FRAME_HEADER_SIZE + RESERVE_SIZE);
+  frame[FRAME_HEADER_SIZE] = RESERVE_RECORD;
+  frame.writeDoubleLE(id, FRAME_HEADER_SIZE + 2);
+  return seal(frame);
+}
+
+/** What decodeFrame found at an offset. */
+export type Frame =
+  | { kind: 'pet'; size: number; pet: Pet }
+  | { kind: 'reserve'; size: number; id: number }
+  /** The buffer ends before the frame does. */
+  | { kind: 'short'; size: number }
+  /** Bytes that are not a frame this build wrote: a garbage length or a checksum mismatch. */
+  | { kind: 'damaged'; size: number; reason: string }
+  /** A frame whose checksum holds but whose content is impossible: never a torn write. */
+  | { kind: 'invalid'; size: number; reason: string };
+
+function isPositiveSafeInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0;
+}
+
+/** Why the fields of a pet payload are impossible, or undefined when they are fine. */
+function petFieldsProblem(statusCode: number, id: number, categoryId: number): string | undefined {
+  if (statusCode > PET_STATUSES.length) return `unknown status byte ${statusCode}`;
+  if (!isPositiveSafeInteger(id)) return `id ${id} is not a positive safe integer`;
+  if (!Number.isSafeInteger(categoryId)) return `categoryId ${categoryId} is not a safe integer`;
+  return undefined;
+}
+
+/** The frozen pet of a pet payload whose fields passed petFieldsProblem, in freezePet's field order. */
+function petOf(buffer: Buffer, at: number, length: number, statusCode: number, id: number, categoryId: number): Pet {
+  const pet: Pet = { id, name: buffer.toString('utf8', at + PET_FIXED_SIZE, at + length), categoryId };
+  if (statusCode > 0) pet.status = PET_STATUSES[statusCode - 1] as PetStatus;
+  return Object.freeze(pet);
+}
+
+/** The payload of an intact frame, checked field by field. */
+function decodePayload(buffer: Buffer, at: number, length: number, size: number): Frame {
+  const type = buffer[at] as number;
+  if (type === PET_RECORD && length >= PET_FIXED_SIZE) {
+    const statusCode = buffer[at + 1] as number;
+    const id = buffer.readDoubleLE(at + 2);
+    const categoryId = buffer.readDoubleLE(at + 10);
+    const reason = petFieldsProblem(statusCode, id, categoryId);
+    if (reason !== undefined) return { kind: 'invalid', size, reason };
+    return { kind: 'pet', size, pet: petOf(buffer, at, length, statusCode, id, categoryId) };
+  }
+  if (type === RESERVE_RECORD && length === RESERVE_SIZE) {
+    const id = buffer.readDoubleLE(at + 2);
+    if (!isPositiveSafeInteger(id)) return { kind: 'invalid', size, reason: `reserved id ${id} is not a positive safe integer` };
+    return { kind: 'reserve', size, id };
+  }
+  return { kind: 'invalid', size, reason: `unknown record type ${type} with a ${length}-byte payload` };
+}
+
+/**
+ * The pet of the frame at `start` when it is a whole, intact, valid pet record; undefined for
+ * anything else, which decodeFrame then explains. Replay's fast path: a million records allocate no
+ * Frame objects.
+ */
+export function readPetFrame(buffer: Buffer, start: number): Pet | undefined {
+  if (buffer.length - start < FRAME_HEADER_SIZE) return undefined;
+  const length = buffer.readUInt32LE(start + 4);
+  const at = start + FRAME_HEADER_SIZE;
+  if (length < PET_FIXED_SIZE || length > MAX_PAYLOAD_SIZE || at + length > buffer.length || buffer[at] !== PET_RECORD) return undefined;
+  if (buffer.readUInt32LE(start) !== crc32(buffer.subarray(start + 4, at + length))) return undefined;
+  const statusCode = buffer[at + 1] as number;
+  const id = buffer.readDoubleLE(at + 2);
+  const categoryId = buffer.readDoubleLE(at + 10);
+  if (petFieldsProblem(statusCode, id, categoryId) !== undefined) return undefined;
+  return petOf(buffer, at, length, statusCode, id, categoryId);
+}
+
+/** Reads the frame starting at `start` in `buffer` (whose end may be the end of the file or just of a chunk). */
+export function decodeFrame(buffer: Buffer, start: number): Frame {
+  if (buffer.length - start < FRAME_HEADER_SIZE) return { kind: 'short', size: FRAME_HEADER_SIZE };
+  const length = buffer.readUInt32LE(start + 4);
+  if (length < MIN_PAYLOAD_SIZE || length > MAX_PAYLOAD_SIZE) {
+    return { kind: 'damaged', size: FRAME_HEADER_SIZE, reason: `record length ${length} is outside ${MIN_PAYLOAD_SIZE}..${MAX_PAYLOAD_SIZE}` };
+  }
+  const size = FRAME_HEADER_SIZE + length;
+  if (buffer.length - start < size) return { kind: 'short', size };
+  if (buffer.readUInt32LE(start) !== crc32(buffer.subarray(start + 4, start + size))) {
+    return { kind: 'damaged', size, reason: 'record checksum mismatch' };
+  }
+  return decodePayload(buffer, start + FRAME_HEADER_SIZE, length, size);
+}

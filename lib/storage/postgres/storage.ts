@@ -1,0 +1,87 @@
+import { PetstoreError } from '../../errors.js';
+import type { NewPet, Pet } from '../../pet.js';
+import type { PetStorage, StorageListQuery } from '../storage.js';
+import { databaseFailure } from './failures.js';
+import type { DatabaseAction } from './failures.js';
+import { petFromRow } from './rows.js';
+import { buildStatements } from './schema.js';
+import { DEFAULT_TABLE, parseTableName } from './table.js';
+
+/** A pg-compatible query function, e.g. `pool.query.bind(pool)` from the `pg` package: runs one parameterised statement. */
+export type PostgresQuery = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** Options of createPostgresStorage. */
+export interface PostgresStorageOptions {
+  /** Runs one statement with `$n` parameters; each call may use a different pooled connection. */
+  query: PostgresQuery;
+  /** Table to keep pets in, `table` or `schema.table`; created with its index when missing. Defaults to `pets`. */
+  table?: string;
+  /** Called by `close()`, e.g. `() => pool.end()`, when the storage should release the pool. */
+  end?: () => Promise<void>;
+}
+
+/** Encodings that give back every string exactly; other encodings cannot hold all of Unicode. */
+const EXACT_ENCODINGS: ReadonlySet<string> = new Set(['UTF8']);
+
+/**
+ * A PetStorage on a PostgreSQL table, safe to share between any number of processes. Ids come
+ * from an identity column; inserts into one table are serialised by an advisory lock so ids
+ * commit in the order they are allocated, which keeps the `after` cursor from skipping pets.
+ * Resolves once the table exists; rejects with `unavailable` when the database cannot be reached.
+ */
+export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PetStorage> {
+  const table = parseTableName(options.table ?? DEFAULT_TABLE);
+  const statements = buildStatements(table);
+  const { query, end } = options;
+
+  async function run(action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> {
+    try {
+      return (await query(text, values)).rows;
+    } catch (error) {
+      throw databaseFailure(error, action);
+    }
+  }
+
+  const [settings] = await run('prepare the pets table', statements.encoding, []);
+  const encoding: unknown = typeof settings === 'object' && settings !== null ? Object.getOwnPropertyDescriptor(settings, 'encoding')?.value : undefined;
+  if (typeof encoding !== 'string' || !EXACT_ENCODINGS.has(encoding)) {
+    throw new PetstoreError(
+      'unavailable',
+      `Cannot prepare the pets table: the database's encoding is ${String(encoding)}, which cannot store every pet name exactly; use a database created with ENCODING 'UTF8'.`,
+    );
+  }
+  try {
+    await query(statements.setup, []);
+    await query(statements.probe, []);
+  } catch (error) {
+    const failure = databaseFailure(error, 'prepare the pets table');
+    if (failure instanceof PetstoreError && failure.code === 'internal_error') {
+      throw new PetstoreError(
+        'internal_error',
+        `Cannot use table ${table.text}: it exists but lacks the columns (id, name, category_id, status) this storage needs; configure another table name.`,
+        { cause: error },
+      );
+    }
+    throw failure;
+  }
+
+  const storage: PetStorage = {
+    async insert(pet: NewPet): Promise<Pet> {
+      const rows = await run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null]);
+      return petFromRow(rows[0]);
+    },
+    async get(id: number): Promise<Pet | undefined> {
+      const [row] = await run('read the pet', statements.get, [id]);
+      return row === undefined ? undefined : petFromRow(row);
+    },
+    async list(wanted: StorageListQuery): Promise<Pet[]> {
+      const rows =
+        wanted.status === undefined
+          ? await run('list pets', statements.listAll, [wanted.after, wanted.limit])
+          : await run('list pets', statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
+      return rows.map(petFromRow);
+    },
+  };
+  if (end !== undefined) storage.close = end;
+  return storage;
+}

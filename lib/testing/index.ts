@@ -1,2 +1,0 @@
-export { runStorageContract } from './storage-contract.js';
-export type { StorageContractOptions } from './storage-contract.js';

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { PetstoreError } from '../../lib/index.js';
+import { createFileStorage } from '../../lib/storage/file/index.js';
+import { openStorage } from '../../cli/open-storage.js';
+import { repairStorage } from '../../cli/repair-storage.js';
+
+const directory = await mkdtemp(join(tmpdir(), 'petstore-repair-storage-'));
+after(() => rm(directory, { recursive: true, force: true }));
+
+test('openStorage() opens the durable file storage when PETSTORE_DATA is set', async () => {
+  const dataFile = join(directory, 'open.journal');
+  const storage = await openStorage({ dataFile, log: () => undefined });
+  const pet = await storage.insert({ name: 'Kept', categoryId: 1 });
+  await storage.close?.();
+  const reopened = await openStorage({ dataFile, log: () => undefined });
+  assert.deepEqual({ ...(await reopened.get(pet.id)) }, { id: 1, name: 'Kept', categoryId: 1 });
+  await reopened.close?.();
+});
+
+test('repairStorage() says when the data file needs no repair', async () => {
+  const dataFile = join(directory, 'healthy.journal');
+  const storage = await createFileStorage(dataFile);
+  await storage.insert({ name: 'Fine', categoryId: 1 });
+  await storage.close();
+  assert.equal(await repairStorage({ dataFile, log: () => undefined }), `${dataFile}: no damage found, nothing changed (1 pets)`);
+  await stat(dataFile);
+});
+
+test('repairStorage() needs PETSTORE_DATA', async () => {
+  await assert.rejects(repairStorage({ log: () => undefined }), (error: unknown) => {
+    assert.ok(error instanceof PetstoreError);
+    assert.equal(error.code, 'bad_request');
+    assert.match(error.message, /--repair needs PETSTORE_DATA/);
+    return true;
+  });
+});
+
+test('repairStorage() reports a cut without reserved ids for a torn tail', async () => {
+  const dataFile = join(directory, 'torn.journal');
+  const storage = await createFileStorage(dataFile);
+  await storage.insert({ name: 'Whole', categoryId: 1 });
+  await storage.close();
+  const size = (await stat(dataFile)).size;
+  await appendFile(dataFile, Buffer.from([1, 2, 3]));
+  const line = await repairStorage({ dataFile, log: () => undefined });
+  assert.match(line, new RegExp(`: cut at byte offset ${size} \\(the record needs 8 bytes, but the file ends after 3\\), removing 3 bytes; 1 pets kept; the file as it was is in .*\\.bak$`));
+});

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createFileStorage } from '../../../../lib/storage/file/index.js';
+import { acquireLock, isProcessAlive } from '../../../../lib/storage/file/lock-file.js';
+import { nodeFileSystem } from '../../../../lib/storage/file/file-system.js';
+import { fsError, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet } from './fixtures.js';
+
+const HOLDER = join(import.meta.dirname, 'hold-storage.ts');
+
+/** Starts a child process that opens the journal and holds it; resolves once it has the lock. */
+async function holdInChild(path: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  for await (const chunk of child.stdout ?? []) {
+    output += String(chunk);
+    if (output.includes('ready')) break;
+  }
+  assert.match(output, /ready/, 'the child opened the storage');
+  return child;
+}
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  assert.ok(child.pid !== undefined);
+  return child.pid;
+}
+
+const TOKEN = '0123456789abcdef0123456789abcdef';
+
+describe('single-writer lock', () => {
+  test('createFileStorage() refuses a second open in the same process until the first is closed', async () => {
+    const path = await journalPath();
+    const first = await createFileStorage(path);
+    await rejection(() => createFileStorage(path), 'unavailable', literally(`Data file ${path} is in use: ${path}.lock is held by this process`));
+    await first.insert(samplePet(1));
+    await first.close();
+    const second = await createFileStorage(path);
+    assert.equal((await second.get(1))?.id, 1);
+    await second.close();
+  });
+
+  test('createFileStorage() refuses a file another process holds, and takes the lock over once that process is killed with SIGKILL', async () => {
+    const path = await journalPath();
+    const child = await holdInChild(path);
+    await rejection(() => createFileStorage(path), 'unavailable', literally(`is held by running process ${child.pid}. Only one writer may open it`));
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    const { lines, log } = logLines();
+    const storage = await createFileStorage(path, { log });
+    assert.deepEqual(lines, [`petstore: taking over the stale lock ${path}.lock: no process has pid ${child.pid}`]);
+    assert.match(await readFile(`${path}.lock`, 'utf8'), new RegExp(`^${process.pid}\\n[0-9a-f]{32}\\n$`));
+    await storage.close();
+  });
+
+  test('createFileStorage() takes over a lock of a dead pid, of an earlier process with our pid, and one without a valid pid', async () => {
+    const dead = await deadPid();
+    const cases: [string, RegExp][] = [
+      [`${dead}\n${TOKEN}\n`, literally(`no process has pid ${dead}`)],
+      [`${process.pid}\n${TOKEN}\n`, literally(`pid ${process.pid} is this process, which does not hold it`)],
+      ['', /its content is not a pid and token/],
+      ['0\n\n', /its content is not a pid and token/],
+    ];
+    for (const [content, pattern] of cases) {
+      const path = await journalPath();
+      await writeFile(`${path}.lock`, content);
+      const { lines, log } = logLines();
+      const storage = await createFileStorage(path, { log });
+      assert.equal(lines.length, 1);
+      assert.match(lines[0] as string, pattern);
+      await storage.close();
+      await assert.rejects(stat(`${path}.lock`), /ENOENT/);
+    }
+  });
+
+  test('close() leaves alone a lock file that another owner has put in place since', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path);
+    const foreign = `${await deadPid()}\n${TOKEN}\n`;
+    await writeFile(`${path}.lock`, foreign);
+    await storage.close();
+    assert.equal(await readFile(`${path}.lock`, 'utf8'), foreign);
+  });
+
+  test('isProcessAlive() is true for this process and false for an exited one', async () => {
+    assert.equal(isProcessAlive(process.pid), true);
+    assert.equal(isProcessAlive(await deadPid()), false);
+  });
+
+  test('acquireLock() retries when the lock disappears between its link and its read', async () => {
+    const path = await journalPath();
+    let isFirstRead = true;
+    const fileSystem = hookedFileSystem((operation) => {
+      if (operation === 'readFile' && isFirstRead) {
+        isFirstRead = false;
+        throw fsError('ENOENT');
+      }
+    });
+    await writeFile(`${path}.lock`, `${process.pid}\n${TOKEN}\n`);
+    const lock = await acquireLock(`${path}.lock`, path, fileSystem, () => undefined);
+    await lock.release();
+  });
+
+  test('acquireLock() gives up when the stale lock keeps coming back', async () => {
+    const path = await journalPath();
+    const stale = `${await deadPid()}\n${TOKEN}\n`;
+    await writeFile(`${path}.lock`, stale);
+    const fileSystem = hookedFileSystem(async (operation, target) => {
+      // Another process re-creating a stale lock right after each removal.
+      if (operation === 'link' && target === `${path}.lock`) await writeFile(target, stale);
+    });
+    await rejection(() => acquireLock(`${path}.lock`, path, fileSystem, () => undefined), 'unavailable', /another process keeps taking over the stale lock/);
+  });
+
+  const failures: [string, (operation: string, path: string) => boolean, RegExp][] = [
+    ['writing its draft', (operation) => operation === 'writeNewFile', /cannot write .*\.lock\.\d+\.[0-9a-f]{8}: EACCES/],
+    ['linking it', (operation) => operation === 'link', /cannot create .*\.lock: EACCES/],
+    ['reading a held lock', (operation) => operation === 'readFile', /cannot read .*\.lock: EACCES/],
+    ['removing a stale lock', (operation, path) => operation === 'unlink' && path.endsWith('.lock'), /cannot remove the stale lock .*: EACCES/],
+  ];
+  for (const [name, when, pattern] of failures) {
+    test(`acquireLock() reports a failure ${name}`, async () => {
+      const path = await journalPath();
+      await writeFile(`${path}.lock`, `${await deadPid()}\n${TOKEN}\n`);
+      const fileSystem = hookedFileSystem((operation, target) => {
+        if (when(operation, target)) throw fsError('EACCES');
+      });
+      await rejection(() => acquireLock(`${path}.lock`, path, fileSystem, () => undefined), 'unavailable', literally(`Cannot lock data file ${path}: `), pattern);
+    });
+  }
+
+  test('release() ignores a lock file that is already gone and reports other failures', async () => {
+    const path = await journalPath();
+    const lock = await acquireLock(`${path}.lock`, path, nodeFileSystem, () => undefined);
+    await nodeFileSystem.unlink(`${path}.lock`);
+    await lock.release();
+    let isFailing = false;
+    const fileSystem = hookedFileSystem((operation) => {
+      if (isFailing && operation === 'unlink') throw fsError('EACCES');
+    });
+    const failing = await acquireLock(`${path}.lock`, path, fileSystem, () => undefined);
+    isFailing = true;
+    await rejection(() => failing.release(), 'unavailable', literally(`Cannot release the lock ${path}.lock: EACCES`));
+  });
+});

@@ -1,0 +1,4 @@
+import { createMemoryStorage } from '../../../../lib/index.js';
+import { runStorageContract } from '../../../../testing/index.js';
+
+runStorageContract('memory', { makeStorage: createMemoryStorage });
