@@ -1,6 +1,7 @@
 import { operationOf, PetstoreError, VERSION_PATH } from '../lib/index.js';
-import type { HeaderList, Petstore } from '../lib/index.js';
+import type { HeaderList, OperationName, Petstore } from '../lib/index.js';
 import { createAuthenticator, UNAUTHORIZED_RESPONSES } from './auth.js';
+import type { AuthVerdict } from './auth.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { errorResponse, logToConsole } from './error-response.js';
 import { createOperations } from './operations.js';
@@ -66,6 +67,77 @@ function settle(answer: () => CoreResponse | Promise<CoreResponse>, onError: (er
   }
 }
 
+/** What answering a request needs, built once per core. */
+interface CoreContext {
+  readonly basePath: string;
+  readonly logError: (error: unknown) => void;
+  readonly authenticate: (authorization: string | undefined) => AuthVerdict;
+  readonly operations: Record<OperationName, Operation>;
+  readonly matchApi: (path: string) => RouteMatch | undefined;
+  readonly matchServer: (path: string) => RouteMatch | undefined;
+}
+
+function fail(context: CoreContext, error: unknown, isHead: boolean, headers?: HeaderList): CoreResponse {
+  return errorResponse(error, headers === undefined ? { isHead, logError: context.logError } : { isHead, logError: context.logError, headers });
+}
+
+function notAllowed(context: CoreContext, method: string, match: RouteMatch, isHead: boolean): CoreResponse {
+  return fail(context, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${match.allow}`, { headers: ['Allow', match.allow] }), isHead);
+}
+
+/** Runs an operation; whatever it throws becomes the Error answer, with the operation's own headers. */
+function run(context: CoreContext, operation: Operation, call: OperationCall): CoreResponse | Promise<CoreResponse> {
+  const headers = operation.headers?.(call.publicBase);
+  return settle(() => operation.run(call), (error) => fail(context, error, call.isHead, headers));
+}
+
+/** The prefix clients see: a host framework's mount path, then the base path. */
+function publicBase(context: CoreContext, request: CoreRequest): string {
+  return request.mountPath === undefined || request.mountPath === '' ? context.basePath : request.mountPath + context.basePath;
+}
+
+/** A request below the base path: OPTIONS → auth (401) → path (404) → method (405) → the operation. */
+function answerApi(context: CoreContext, request: CoreRequest, path: string, query: string): CoreResponse | Promise<CoreResponse> {
+  const { method } = request;
+  const isHead = method === 'HEAD';
+  const match = context.matchApi(path.slice(context.basePath.length));
+  // Answered without a key: the allowed methods of a public interface reveal nothing.
+  if (method === 'OPTIONS' && match !== undefined) return emptyResponse(204, ['Allow', match.allow]);
+  const operationName = match === undefined ? undefined : operationOf(match.route, method);
+  if (!(match?.route.isPublic === true && operationName !== undefined)) {
+    const verdict = context.authenticate(headerOf(request.headers, 'authorization'));
+    if (verdict !== 'accepted') return isHead ? withoutBody(UNAUTHORIZED_RESPONSES[verdict]) : UNAUTHORIZED_RESPONSES[verdict];
+  }
+  if (match === undefined) return fail(context, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`), isHead);
+  if (operationName === undefined) return notAllowed(context, method, match, isHead);
+  return run(context, context.operations[operationName], { request, parameter: match.parameter, query, publicBase: publicBase(context, request), isHead });
+}
+
+/** Route scope → Host (400) → the API, or the standalone server's own routes, which need neither Host nor key. */
+function answer(context: CoreContext, request: CoreRequest): CoreResponse | Promise<CoreResponse> {
+  const isHead = request.method === 'HEAD';
+  const { path, query } = splitTarget(request.target);
+  const serverMatch = context.matchServer(path);
+  if (serverMatch !== undefined) {
+    const operationName = operationOf(serverMatch.route, request.method);
+    if (operationName === undefined) return notAllowed(context, request.method, serverMatch, isHead);
+    return run(context, context.operations[operationName], { request, parameter: serverMatch.parameter, query, publicBase: context.basePath, isHead });
+  }
+  if (!isBelow(context.basePath, path)) {
+    return fail(context, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}; the API lives under ${context.basePath}`), isHead);
+  }
+  const host = headerOf(request.headers, 'host');
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, is a 400, before anything else is looked at.
+  if (host === undefined && request.httpVersion === '1.1') return fail(context, new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'), isHead);
+  if (host !== undefined && host.includes(',')) return fail(context, new PetstoreError('bad_request', 'A request must carry exactly one Host header'), isHead);
+  return answerApi(context, request, path, query);
+}
+
+/** Whether a path lies below the base path (the base path itself included). */
+function isBelow(basePath: string, path: string): boolean {
+  return path.startsWith(basePath) && (path.length === basePath.length || path.charCodeAt(basePath.length) === 47);
+}
+
 /**
  * Creates the request core [spec 4, 5, 7]. Checks run in the order route scope → Host (400) → auth
  * (401) → path (404) → method (405) → media type (415) → size (413) → JSON (400) → schema (400), so
@@ -75,71 +147,20 @@ function settle(answer: () => CoreResponse | Promise<CoreResponse>, onError: (er
 export function createRequestCore(options: RequestCoreOptions, caller = 'createRequestCore'): RequestCore {
   const basePath = options.basePath ?? DEFAULT_BASE_PATH;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const logError = options.logError ?? logToConsole;
   checkOptions(caller, basePath, bodyLimit);
-  const authenticate = createAuthenticator(options.apiKeys);
-  const operations = createOperations({ store: options.store, basePath, bodyLimit, jsonCacheSize: options.jsonCacheSize });
-  const matchApi = createRouter('api');
-  const matchServer = options.servesServerRoutes === true ? createRouter('server') : () => undefined;
-
-  const isBelowBase = (path: string): boolean =>
-    path.startsWith(basePath) && (path.length === basePath.length || path.charCodeAt(basePath.length) === 47);
-  const fail = (error: unknown, isHead: boolean, headers?: HeaderList): CoreResponse =>
-    errorResponse(error, headers === undefined ? { isHead, logError } : { isHead, logError, headers });
-
-  function run(operation: Operation, call: OperationCall): CoreResponse | Promise<CoreResponse> {
-    const headers = operation.headers?.(call.publicBase);
-    return settle(() => operation.run(call), (error) => fail(error, call.isHead, headers));
-  }
-
-  /** The prefix clients see: a host framework's mount path, then the base path. */
-  function publicBase(request: CoreRequest): string {
-    return request.mountPath === undefined || request.mountPath === '' ? basePath : request.mountPath + basePath;
-  }
-
-  function answerApi(request: CoreRequest, match: RouteMatch | undefined, path: string, query: string): CoreResponse | Promise<CoreResponse> {
-    const { method } = request;
-    const isHead = method === 'HEAD';
-    // Answered without a key: the allowed methods of a public interface reveal nothing.
-    if (method === 'OPTIONS' && match !== undefined) return emptyResponse(204, ['Allow', match.allow]);
-    const operationName = match === undefined ? undefined : operationOf(match.route, method);
-    if (!(match?.route.isPublic === true && operationName !== undefined)) {
-      const verdict = authenticate(headerOf(request.headers, 'authorization'));
-      if (verdict !== 'accepted') return isHead ? withoutBody(UNAUTHORIZED_RESPONSES[verdict]) : UNAUTHORIZED_RESPONSES[verdict];
-    }
-    if (match === undefined) return fail(new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`), isHead);
-    if (operationName === undefined) {
-      return fail(new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${match.allow}`, { headers: ['Allow', match.allow] }), isHead);
-    }
-    return run(operations[operationName], { request, parameter: match.parameter, query, publicBase: publicBase(request), isHead });
-  }
-
-  function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
-    const isHead = request.method === 'HEAD';
-    const { path, query } = splitTarget(request.target);
-    const serverMatch = matchServer(path);
-    if (serverMatch !== undefined) {
-      const operationName = operationOf(serverMatch.route, request.method);
-      if (operationName === undefined) {
-        return fail(new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: ${serverMatch.allow}`, { headers: ['Allow', serverMatch.allow] }), isHead);
-      }
-      return run(operations[operationName], { request, parameter: serverMatch.parameter, query, publicBase: basePath, isHead });
-    }
-    if (!isBelowBase(path)) {
-      return fail(new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}; the API lives under ${basePath}`), isHead);
-    }
-    const host = headerOf(request.headers, 'host');
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, is a 400, before anything else is looked at.
-    if (host === undefined && request.httpVersion === '1.1') return fail(new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'), isHead);
-    if (host !== undefined && host.includes(',')) return fail(new PetstoreError('bad_request', 'A request must carry exactly one Host header'), isHead);
-    return answerApi(request, matchApi(path.slice(basePath.length)), path, query);
-  }
-
+  const context: CoreContext = {
+    basePath,
+    logError: options.logError ?? logToConsole,
+    authenticate: createAuthenticator(options.apiKeys),
+    operations: createOperations({ store: options.store, basePath, bodyLimit, jsonCacheSize: options.jsonCacheSize }),
+    matchApi: createRouter('api'),
+    matchServer: options.servesServerRoutes === true ? createRouter('server') : () => undefined,
+  };
   return {
     isOwnTarget: (target) => {
       const { path } = splitTarget(target);
-      return isBelowBase(path) || matchServer(path) !== undefined;
+      return isBelow(basePath, path) || context.matchServer(path) !== undefined;
     },
-    handle: (request) => settle(() => handle(request), (error) => fail(error, request.method === 'HEAD')),
+    handle: (request) => settle(() => answer(context, request), (error) => fail(context, error, request.method === 'HEAD')),
   };
 }

@@ -5,8 +5,9 @@ export type { BodyReading } from './body.js';
 export { sendError, sendJson, writeResponse } from './responses.js';
 export type { SendErrorOptions } from './responses.js';
 export {
-  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SHUTDOWN_IDLE_GRACE, SOCKET_TIMEOUT, startServer,
+  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SOCKET_TIMEOUT, startServer,
 } from './start-server.js';
+export { SHUTDOWN_IDLE_GRACE } from './shutdown.js';
 export type { RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';
 // The request core's parts a node:http service reuses for routes of its own (see examples/quickstart-messages.ts).
 export { authError, BodyAbortedError, createAuthenticator, DEFAULT_BASE_PATH, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_HEADERS } from '../http/index.js';

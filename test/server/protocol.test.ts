@@ -62,6 +62,26 @@ describe('HTTP framing and Node parser errors', () => {
     assert.match(text, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 (201|400) /);
   });
 
+  test('Expect: 100-continue is refused without 100 Continue when the head decides: a body over the limit (413) or no key (401)', async () => {
+    const heads: [string, number, string][] = [
+      [`POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n`, 413, 'payload_too_large'],
+      ['POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 29\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n', 401, 'unauthorized'],
+    ];
+    for (const [head, status, code] of heads) {
+      const text = await rawExchange(server.port, [head], { until: /\}$/ });
+      assert.doesNotMatch(text, /100 Continue/);
+      assertRawError(text, status, code);
+    }
+  });
+
+  test('a request with two Host headers is a 400 bad_request (RFC 9112 §3.2)', async () => {
+    for (const hosts of ['Host: a\r\nHost: b\r\n', 'Host: a\r\nhost: a\r\n']) {
+      const text = await rawExchange(server.port, [`GET /v1/pets HTTP/1.1\r\n${hosts}${AUTH_LINE}Connection: close\r\n\r\n`]);
+      assertRawError(text, 400, 'bad_request');
+      assert.match(JSON.parse(only(text).body).message, /exactly one Host/);
+    }
+  });
+
   test('slow headers are cut off with a 408 request_timeout Error body', async () => {
     const text = await rawExchange(server.port, ['GET /v1/pets HTTP/1.1\r\n', 'Host: x\r\n'], { gapMs: 100 });
     assertRawError(text, 408, 'request_timeout');
