@@ -5,7 +5,6 @@ import { after, before, describe, test } from 'node:test';
 import { createOpenApiDocument, createPetstore, PetstoreError } from '../../lib/index.js';
 import type { JsonValue, OpenApiDocument, OpenApiMethod, OpenApiOperation, PetStorage } from '../../lib/index.js';
 import { DEFAULT_BODY_LIMIT } from '../../server/index.js';
-import { ALLOWED_METHODS } from '../../server/routes.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../support/http.js';
 import type { Reply, TestServer } from '../support/http.js';
 
@@ -239,6 +238,8 @@ describe('the OpenAPI description against the server', () => {
   });
 
   test('the OpenAPI description\'s Allow values are the server\'s for every path', async () => {
+    // The server's Allow values, as test/server/routing.test.ts sees them answered.
+    const ALLOWED_METHODS = { pets: 'GET, HEAD, POST, OPTIONS', pet: 'GET, HEAD, OPTIONS', openapi: 'GET, HEAD, OPTIONS' } as const;
     const paths: Record<string, keyof typeof ALLOWED_METHODS> = { '/pets': 'pets', '/pets/{petId}': 'pet', '/openapi.json': 'openapi' };
     assert.deepEqual(Object.keys(DOCUMENT.paths), Object.keys(paths));
     for (const [path, route] of Object.entries(paths)) {
