@@ -1,7 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_KEY } from './servers/fixture.js';
+import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { median, pinnedTo, run, startProcess, stopProcess } from './support.js';
 
 /** One measured HTTP scenario. */
@@ -23,8 +24,11 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: '{"name":"bench-pet","categoryId":7,"status":"available"}' },
 ];
 
-/** The benchmark servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
-const SERVER_SCRIPT = 'dist-bench/bench/servers/run.js';
+/** The project's server exactly as `npm start` runs it, from `dist/` built by `npm run build`. */
+const PROJECT_SCRIPT = 'dist/cli/main.js';
+
+/** The comparison servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
+const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';
 
 /** The servers compared, in the order of the first round. */
 export const SERVERS = ['project', 'baseline', 'fastify'] as const;
@@ -88,6 +92,50 @@ async function preflight(origin: string, scenario: Scenario): Promise<void> {
   JSON.parse(text);
 }
 
+/** This process's environment without the project server's configuration, which the benchmark sets itself. */
+function environmentWithoutServerSettings(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'PORT' && name !== 'HOST' && !name.startsWith('PETSTORE_')));
+}
+
+/** Id of a created pet in a 201 body, or undefined when the body is not a pet. */
+function createdId(body: unknown): number | undefined {
+  if (typeof body !== 'object' || body === null || !('id' in body)) return undefined;
+  return typeof body.id === 'number' ? body.id : undefined;
+}
+
+/**
+ * Fills the project's server with the pets the comparison servers start with, over HTTP, one after
+ * the other: the scenarios read `/v1/pets/42`, so the ids must come back 1 to 1,000 in order.
+ */
+async function prefillOverHttp(origin: string): Promise<void> {
+  const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
+  for (const [index, pet] of prefillPets().entries()) {
+    const response = await fetch(`${origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify(pet) });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`prefill: POST /v1/pets answered ${response.status} ${text}`);
+    const id = createdId(JSON.parse(text));
+    if (id !== index + 1) throw new Error(`prefill: pet ${index + 1} of ${PREFILLED_PETS} came back with id ${String(id)}: ${text}`);
+  }
+}
+
+/** Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets, and gives its origin. */
+async function startBenchServer(server: ServerName): Promise<{ child: ChildProcess; origin: string }> {
+  if (server === 'project') {
+    const env = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
+    const { child, match } = await startProcess([PROJECT_SCRIPT], { core: 0, ready: /Petstore listening on (\S+)\n/, env });
+    try {
+      const origin = new URL(match[1] as string).origin;
+      await prefillOverHttp(origin);
+      return { child, origin };
+    } catch (error) {
+      await stopProcess(child);
+      throw error;
+    }
+  }
+  const { child, match } = await startProcess([COMPARISON_SCRIPT, server, '0'], { core: 0, ready: /ready (\d+)\n/ });
+  return { child, origin: `http://127.0.0.1:${match[1]}` };
+}
+
 async function wrk(origin: string, scenario: Scenario, script: string, seconds: number, connections: number): Promise<string> {
   const command = [...(await pinnedTo(1)), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${origin}${scenario.path}`];
   const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
@@ -109,9 +157,8 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Map<strin
       const order = SERVERS.map((_, index) => SERVERS[(index + round) % SERVERS.length] as ServerName);
       for (const server of order) {
         // A fresh process per server and round, so creates of earlier rounds never weigh on lists.
-        const { child, match } = await startProcess([SERVER_SCRIPT, server, '0'], { core: 0, ready: /ready (\d+)/ });
+        const { child, origin } = await startBenchServer(server);
         try {
-          const origin = `http://127.0.0.1:${match[1]}`;
           for (const scenario of SCENARIOS) {
             await preflight(origin, scenario);
             const script = scriptOf.get(scenario.name) as string;

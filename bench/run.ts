@@ -1,27 +1,48 @@
 import { cpus, totalmem } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { runHttpBench, SCENARIOS, SERVERS, summarise } from './http.js';
 import type { InProcessResult } from './in-process.js';
 import { runStartupBench } from './startup.js';
 import { format, hasCommand, ROOT, run } from './support.js';
 
-/** Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 10`. */
+/** Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 5 --output /tmp/results.md`. */
 interface BenchSettings {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
+  /** Where the report is written; relative paths are read from the repository root. */
+  outputPath: string;
 }
 
+/** The report the real run writes, and the documentation links to. */
+const DEFAULT_OUTPUT = 'bench/RESULTS.md';
+
 function readSettings(argv: readonly string[]): BenchSettings {
-  const value = (name: string, fallback: number): number => {
-    const index = argv.indexOf(`--${name}`);
-    const parsed = index === -1 ? fallback : Number(argv[index + 1]);
-    if (!(parsed > 0)) throw new Error(`--${name} needs a positive number`);
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      rounds: { type: 'string', default: '5' },
+      duration: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      output: { type: 'string', default: DEFAULT_OUTPUT },
+    },
+  });
+  const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections'): number => {
+    const parsed = Number(values[name]);
+    if (!(parsed > 0)) throw new Error(`--${name} needs a positive number, not ${JSON.stringify(values[name])}`);
     return parsed;
   };
-  return { rounds: value('rounds', 3), durationSeconds: value('duration', 5), warmupSeconds: value('warmup', 2), connections: value('connections', 50) };
+  return {
+    rounds: positive('rounds'),
+    durationSeconds: positive('duration'),
+    warmupSeconds: positive('warmup'),
+    connections: positive('connections'),
+    outputPath: resolve(ROOT, values.output),
+  };
 }
 
 function geometricMean(values: readonly number[]): number {
@@ -50,7 +71,7 @@ async function main(): Promise<void> {
     throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
   }
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
-  log('Compiling: dist/ for the startup benchmark, dist-bench/ for the three HTTP servers…');
+  log('Compiling: dist/ for the project server and the startup benchmark, dist-bench/ for the baseline and fastify servers…');
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
   await run(resolve(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', resolve(ROOT, 'bench', 'tsconfig.json')], { cwd: ROOT });
 
@@ -67,9 +88,9 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   lines.push('# Benchmark results', '');
-  lines.push(`Written by \`npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds}\` on ${new Date().toISOString().slice(0, 10)}.`, '');
+  lines.push(`Written by \`npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}\` on ${new Date().toISOString().slice(0, 10)}.`, '');
   lines.push(`Machine: ${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`, '');
-  lines.push(`Method: each server compiled by tsc and run by plain node in its own process, pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; every server starts with 1,000 pets; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
+  lines.push(`Method: the project's server is started exactly as \`npm start\` starts it, \`node dist/cli/main.js\` (built by \`npm run build\`) with \`PORT=0 HOST=127.0.0.1 PETSTORE_API_KEYS=<bench key>\`, and filled with 1,000 pets over HTTP (\`POST /v1/pets\` one after the other, every answer checked to be 201 with ids 1 to 1,000 in order); the baseline and fastify servers are compiled by tsc from \`bench/servers/\`, run by plain node and start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
   lines.push('## HTTP', '');
   lines.push('| scenario | project req/s | baseline req/s | fastify req/s | project / fastify | project / baseline | p99 project | p99 baseline | p99 fastify |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -114,9 +135,11 @@ async function main(): Promise<void> {
   lines.push('| command | ms |', '|---|---:|');
   lines.push(`| \`node dist/cli/main.js\` | ${startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx cli/main.ts\` | ${startup.tsxMs.toFixed(0)} |`, '');
   const report = lines.join('\n');
-  await writeFile(resolve(ROOT, 'bench', 'RESULTS.md'), report);
+  await writeFile(settings.outputPath, report);
   log('');
   log(report);
+  log('');
+  log(`Written to ${settings.outputPath}`);
 }
 
 main().catch((error: unknown) => {

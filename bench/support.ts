@@ -31,11 +31,21 @@ export async function pinnedTo(core: number): Promise<string[]> {
   return (await hasCommand('taskset')) ? ['taskset', '-c', String(core)] : [];
 }
 
+/** Options of `startProcess`. */
+export interface StartProcessOptions {
+  /** Core to pin the process to with `taskset`. */
+  core?: number;
+  /** Pattern of the stdout line that says the process is ready; it should end with `\n`, so a line read in two chunks is never matched half-way. */
+  ready: RegExp;
+  /** The child's whole environment; default: this process's. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Starts a compiled Node script, optionally pinned, and waits for a stdout line matching `ready`. */
-export async function startProcess(args: readonly string[], options: { core?: number; ready: RegExp; env?: Record<string, string> }): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export async function startProcess(args: readonly string[], options: StartProcessOptions): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const prefix = options.core === undefined ? [] : await pinnedTo(options.core);
   const command = [...prefix, process.execPath, ...args];
-  const child = spawn(command[0] as string, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(command[0] as string, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
   let output = '';
   const match = await new Promise<RegExpExecArray>((done, fail) => {
     child.stdout?.on('data', (data: Buffer) => {

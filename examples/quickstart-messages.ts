@@ -69,7 +69,7 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     const path = (request.url ?? '').split('?')[0];
     if (path !== MESSAGES_PATH) return sendError(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path)}`));
     if (request.method !== 'POST') {
-      return sendError(response, new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: POST`), { headers: ['Allow', 'POST'] });
+      return sendError(response, new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: POST`, { headers: ['Allow', 'POST'] }));
     }
     postMessage(request, response).catch((error: unknown) => sendError(response, error));
   });

@@ -23,8 +23,9 @@ async function readStream(stream: ReadableStream<Uint8Array>, onChunk: (chunk: U
   }
 }
 
-/** The request target of a fetch-API URL: its path and query, as the client sent them. */
+/** The request target of a fetch-API URL: its path and query, as the client sent them (some runtimes hand on the target itself). */
 function targetOf(url: string): string {
+  if (url.charCodeAt(0) === 47) return url;
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   return pathStart === -1 ? '/' : url.slice(pathStart);
 }

@@ -113,6 +113,19 @@ function answerApi(context: CoreContext, request: CoreRequest, path: string, que
   return run(context, context.operations[operationName], { request, parameter: match.parameter, query, publicBase: publicBase(context, request), isHead });
 }
 
+/** RFC 9110 §7.2: uri-host (a bracketed IP literal or a reg-name) and an optional port; a comma means fields were joined. */
+const VALID_HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+;=%-]*)(:[0-9]*)?$/;
+
+/**
+ * What is wrong with a request's Host, if anything: RFC 9112 §3.2 makes an HTTP/1.1 request without
+ * one, with more than one, or with an invalid one a 400, before anything else is looked at.
+ */
+function hostProblemOf(host: string | undefined, httpVersion: string | undefined): string | undefined {
+  if (host === undefined) return httpVersion === '1.1' ? 'An HTTP/1.1 request must carry a Host header' : undefined;
+  if (VALID_HOST.test(host)) return undefined;
+  return `A request must carry exactly one Host header, holding a host name or address and an optional port, not ${JSON.stringify(host.slice(0, 100))}`;
+}
+
 /** Route scope → Host (400) → the API, or the standalone server's own routes, which need neither Host nor key. */
 function answer(context: CoreContext, request: CoreRequest): CoreResponse | Promise<CoreResponse> {
   const isHead = request.method === 'HEAD';
@@ -123,13 +136,11 @@ function answer(context: CoreContext, request: CoreRequest): CoreResponse | Prom
     if (operationName === undefined) return notAllowed(context, request.method, serverMatch, isHead);
     return run(context, context.operations[operationName], { request, parameter: serverMatch.parameter, query, publicBase: context.basePath, isHead });
   }
+  const hostProblem = hostProblemOf(headerOf(request.headers, 'host'), request.httpVersion);
+  if (hostProblem !== undefined) return fail(context, new PetstoreError('bad_request', hostProblem), isHead);
   if (!isBelow(context.basePath, path)) {
     return fail(context, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}; the API lives under ${context.basePath}`), isHead);
   }
-  const host = headerOf(request.headers, 'host');
-  // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, is a 400, before anything else is looked at.
-  if (host === undefined && request.httpVersion === '1.1') return fail(context, new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'), isHead);
-  if (host !== undefined && host.includes(',')) return fail(context, new PetstoreError('bad_request', 'A request must carry exactly one Host header'), isHead);
   return answerApi(context, request, path, query);
 }
 

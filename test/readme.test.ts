@@ -139,13 +139,19 @@ describe('README.md', () => {
       await writeFile(join(directory, 'package.json'), JSON.stringify({ type: 'module' }));
       await writeFile(join(directory, 'tsconfig.json'), JSON.stringify({
         compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true,
+          // The sources' own lib (tsconfig.json): the fetch API's types come from @types/node, not from the DOM lib, whose BodyInit they do not target.
+          target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true,
           verbatimModuleSyntax: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
           paths: {
             'petstore-reference': [join(ROOT, 'lib', 'index.ts')],
             'petstore-reference/server': [join(ROOT, 'server', 'index.ts')],
+            'petstore-reference/fetch': [join(ROOT, 'fetch', 'index.ts')],
             'petstore-reference/client': [join(ROOT, 'client', 'index.ts')],
-            'petstore-reference/testing': [join(ROOT, 'lib', 'testing', 'index.ts')],
+            'petstore-reference/testing': [join(ROOT, 'testing', 'index.ts')],
+            'petstore-reference/file-storage': [join(ROOT, 'lib', 'storage', 'file', 'index.ts')],
+            'petstore-reference/postgres': [join(ROOT, 'lib', 'storage', 'postgres', 'index.ts')],
+            // The README shows the fetch handler inside hono, a dev dependency: its own types.
+            hono: [join(ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
           },
         },
         files,

@@ -50,7 +50,8 @@ async function injectIntoCore(options: Omit<RequestCoreOptions, 'servesServerRou
 
 async function injectIntoFetch(handler: (request: Request) => Promise<Response>, request: InjectRequest): Promise<InjectResponse> {
   const init: RequestInit = { method: request.method ?? 'GET', headers: request.headers ?? {} };
-  if (request.body !== undefined) init.body = request.body;
+  // Bytes, not text: a Request made from a string adds `Content-Type: text/plain`, which the client never sent.
+  if (request.body !== undefined) init.body = typeof request.body === 'string' ? encoder.encode(request.body) : request.body;
   const response = await handler(new Request(new URL(request.url, 'http://localhost'), init));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {

@@ -1,17 +1,12 @@
-import { createPetstore } from '../../lib/index.js';
-import { startServer } from '../../server/index.js';
 import { createBaselineServer } from './baseline.js';
 import { createFastifyServer } from './fastify.js';
-import { BENCH_KEY, prefillPets } from './fixture.js';
 
-/** Starts one benchmark server in this process and prints `ready <port>` once it listens. */
+/**
+ * Starts one comparison server in this process and prints `ready <port>` once it listens. The
+ * project's own server is not started here: the benchmark runs it as `npm start` does.
+ */
 async function main(kind: string, port: number): Promise<void> {
-  if (kind === 'project') {
-    const store = createPetstore();
-    for (const pet of prefillPets()) await store.createPet(pet);
-    const running = await startServer({ store, apiKeys: [BENCH_KEY], port, host: '127.0.0.1' });
-    process.stdout.write(`ready ${new URL(running.url).port}\n`);
-  } else if (kind === 'baseline') {
+  if (kind === 'baseline') {
     const server = createBaselineServer();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     process.stdout.write(`ready ${(server.address() as import('node:net').AddressInfo).port}\n`);
@@ -20,7 +15,7 @@ async function main(kind: string, port: number): Promise<void> {
     await app.listen({ port, host: '127.0.0.1' });
     process.stdout.write(`ready ${(app.server.address() as import('node:net').AddressInfo).port}\n`);
   } else {
-    throw new Error(`unknown server kind ${kind}`);
+    throw new Error(`unknown server kind ${kind}: baseline or fastify`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { INTERFACE_VERSION, VERSION_PATH } from '../versioning.js';
 import { ERROR_CODES } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions } from './operations.js';
+import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions, pathParametersOf } from './operations.js';
 import type { ErrorCase, OperationDefinition } from './operations.js';
 import { COMPONENT_SCHEMAS, schemaRef } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OpenApiHeader, OpenApiPathItem, OpenApiResponse } from './types.js';
@@ -21,7 +21,7 @@ const DESCRIPTION = `The Petstore interface [spec 1–9]: list, add and fetch an
 
 Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
 
-Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is.`;
+Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is, with the same headers and no body (the \`…Head\` operations).`;
 
 /** The Error response of one code that no single operation owns. */
 function sharedResponse(code: ErrorCode, when: string): OpenApiResponse {
@@ -59,7 +59,13 @@ function errorResponse(status: number, cases: readonly ErrorCase[], everyAnswer:
   return response;
 }
 
-/** The responses of one operation, by status: its success, then its failures grouped by HTTP status. */
+/** A response as HEAD answers it: the same status and headers, without the body [RFC 9110 §9.3.2]. */
+function headResponse(response: OpenApiResponse): OpenApiResponse {
+  const { content, ...rest } = response;
+  return content === undefined ? response : { ...rest, description: `${response.description} Without a body (HEAD).` };
+}
+
+/** The responses of one operation, by status: its success, then its failures grouped by HTTP status; bodiless for HEAD. */
 function responsesOf(definition: OperationDefinition): Record<string, OpenApiResponse> {
   const everyAnswer = definition.headersOnEveryAnswer ?? {};
   const byStatus = new Map<number, ErrorCase[]>();
@@ -75,17 +81,19 @@ function responsesOf(definition: OperationDefinition): Record<string, OpenApiRes
   for (const [status, cases] of [...byStatus].sort(([left], [right]) => left - right)) {
     responses[status] = errorResponse(status, cases, everyAnswer);
   }
-  return responses;
+  if (definition.method !== 'head') return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, headResponse(response)]));
 }
 
-/** Groups the operations into path items, in the order of the route table. */
+/** Groups the operations into path items, in the order of the route table, each declaring its template's parameters. */
 function pathItems(definitions: readonly OperationDefinition[]): Record<string, OpenApiPathItem> {
   const paths: Record<string, OpenApiPathItem> = {};
   for (const route of API_ROUTES) {
     const { path } = route;
-    const methods = methodsOf(route);
     const item: OpenApiPathItem = { description: 'Any other method is a 405 `method_not_allowed` with `Allow` (see `components.responses.MethodNotAllowed`).' };
-    for (const method of methods) {
+    const parameters = pathParametersOf(path);
+    if (parameters.length > 0) item.parameters = parameters;
+    for (const method of methodsOf(route)) {
       const definition = definitions.find((candidate) => candidate.path === path && candidate.method === method);
       if (definition !== undefined) item[method] = { ...definition.operation, responses: responsesOf(definition) };
     }

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../errors.js';
 import { allowedMethods, ROUTES } from '../routes.js';
 import type { Route } from '../routes.js';
 import { schemaRef } from './schemas.js';
-import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiResponse } from './types.js';
+import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
 
 /** One way an operation fails: the Error `code` it answers with and when. */
 export interface ErrorCase {
@@ -16,7 +16,7 @@ export interface ErrorCase {
 export interface OperationDefinition {
   path: string;
   method: OpenApiMethod;
-  operation: Omit<OpenApiOperation, 'responses'>;
+  operation: Omit<OpenApiOperation, 'responses' | 'operationId'> & { operationId: string };
   success: { status: number; response: OpenApiResponse };
   errors: readonly ErrorCase[];
   /** Headers every response of the operation carries, except those sent before it is known (401, and the 400 for a missing Host). */
@@ -56,12 +56,50 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   },
 };
 
+/** The routes of the interface (the standalone server's own are not part of it), in the order the document lists them. */
+export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api');
+
+/** The OpenAPI methods of a route: its operations', HEAD wherever GET is [RFC 9110 §9.3.2], and OPTIONS. */
+export function methodsOf(route: Route): OpenApiMethod[] {
+  const methods: OpenApiMethod[] = [];
+  if (route.operations.GET !== undefined) methods.push('get', 'head');
+  if (route.operations.POST !== undefined) methods.push('post');
+  methods.push('options');
+  return methods;
+}
+
+/** The parameters path templates use, by name; declared on the path item, so every method of the path shares them. */
+const PATH_PARAMETERS: Readonly<Record<string, OpenApiParameter>> = {
+  petId: {
+    name: 'petId',
+    in: 'path',
+    required: true,
+    description: 'Identifier of the animal [spec 4.3]: a decimal integer (leading zeros allowed). For `getPet`, integers no animal can have (0, negative, beyond 2^53 − 1) are a 404 and anything else is a 400 `invalid_parameter`; OPTIONS answers for any segment.',
+    schema: { type: 'integer', format: 'int64' },
+  },
+};
+
+/** The parameters of a path template's `{name}` segments, in order. */
+export function pathParametersOf(path: string): OpenApiParameter[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => {
+    const parameter = PATH_PARAMETERS[name];
+    if (parameter === undefined) throw new Error(`createOpenApiDocument: the path parameter {${name}} of ${path} is not described`);
+    return parameter;
+  });
+}
+
+/** The thing a route's operations act on, from their names (`listPets` → `pets`, `getPet` → `pet`), to name its OPTIONS. */
+function resourceOf(route: Route): string {
+  const noun = (route.operations.GET ?? route.operations.POST ?? '').replace(/^[a-z]+/, '');
+  return noun.charAt(0).toLowerCase() + noun.slice(1);
+}
+
 /** OPTIONS on a path: the allowed methods, without a key, since they reveal nothing. */
 function optionsOperation(route: Route): OperationDefinition {
   return {
     path: route.path,
     method: 'options',
-    operation: { summary: 'The methods this path answers', security: [] },
+    operation: { operationId: `${resourceOf(route)}Options`, summary: 'The methods this path answers', security: [] },
     success: {
       status: 204,
       response: {
@@ -73,163 +111,173 @@ function optionsOperation(route: Route): OperationDefinition {
   };
 }
 
-/** The routes of the interface (the standalone server's own are not part of it), in the order the document lists them. */
-export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api');
-
-/** The OpenAPI methods of a route: its operations' and OPTIONS. */
-export function methodsOf(route: Route): OpenApiMethod[] {
-  const methods: OpenApiMethod[] = [];
-  if (route.operations.GET !== undefined) methods.push('get');
-  if (route.operations.POST !== undefined) methods.push('post');
-  methods.push('options');
-  return methods;
+/** HEAD on a path with GET: the same checks, statuses and headers, without a body [RFC 9110 §9.3.2]. */
+function headOperation(get: OperationDefinition): OperationDefinition {
+  const { operationId, summary } = get.operation;
+  return {
+    ...get,
+    method: 'head',
+    operation: {
+      ...get.operation,
+      operationId: `${operationId}Head`,
+      summary: `${summary}: headers only`,
+      description: `The answer of \`${operationId}\` without its body [RFC 9110 §9.3.2]: the same parameters, statuses and headers, \`Content-Length\` included. Without the Error body, a failure shows only its status.`,
+    },
+  };
 }
 
-/** Every operation of the interface [spec 4], as the HTTP handler answers it. */
+/** `listPets` [spec 4.1]: a page of animals, filtered by status, with a cursor beyond the spec. */
+function listPets(basePath: string): OperationDefinition {
+  return {
+    path: '/pets',
+    method: 'get',
+    operation: {
+      operationId: 'listPets',
+      summary: 'List animals',
+      description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored. HEAD (\`listPetsHead\`) answers the same headers without a body.`,
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: `Maximum number of animals returned [spec 4.1, 8]. Any decimal integer is accepted and clamped into ${MIN_LIMIT}..${MAX_LIMIT} (0 → ${MIN_LIMIT}, 1000 → ${MAX_LIMIT}) rather than rejected; anything else, an empty value or a repeated one is a 400 \`invalid_parameter\`.`,
+          schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+        },
+        {
+          name: 'status',
+          in: 'query',
+          required: false,
+          description: 'Only animals with this status [spec 4.1]. Case-sensitive; an unknown, empty or repeated value is a 400 `invalid_parameter`.',
+          schema: schemaRef('PetStatus'),
+        },
+        {
+          name: 'after',
+          in: 'query',
+          required: false,
+          description: 'Cursor (an extension; the spec shows no pagination beyond `limit`): only animals whose `id` is greater. A negative value starts at the beginning. The `Link: rel="next"` URL carries it.',
+          schema: { type: 'integer', format: 'int64', minimum: -MAX_SAFE_ID, maximum: MAX_SAFE_ID },
+        },
+      ],
+    },
+    success: {
+      status: 200,
+      response: {
+        description: 'A page of animals [spec 4.1].',
+        headers: {
+          Link: {
+            description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
+            required: false,
+            schema: { type: 'string', pattern: 'rel="next"$' },
+          },
+        },
+        content: { 'application/json': { schema: schemaRef('Pets') } },
+      },
+    },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_parameter', when: '`limit`, `status` or `after` is malformed, empty, repeated, or `after` is beyond ±(2^53 − 1).' },
+      UNAUTHORIZED,
+      INTERNAL_ERROR,
+      UNAVAILABLE,
+    ],
+  };
+}
+
+/** `createPet` [spec 4.2]: validates a NewPet and stores it under a new id. */
+function createPet(basePath: string, bodyLimit: number | undefined): OperationDefinition {
+  const sizeLimit = bodyLimit === undefined ? 'the server\'s body limit' : `${bodyLimit} bytes`;
+  return {
+    path: '/pets',
+    method: 'post',
+    operation: {
+      operationId: 'createPet',
+      summary: 'Add an animal',
+      description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
+      requestBody: {
+        description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
+        required: true,
+        content: { 'application/json': { schema: schemaRef('NewPet') } },
+      },
+    },
+    success: {
+      status: 201,
+      response: {
+        description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
+        headers: {
+          Location: { description: `Where the new animal is: \`${basePath}/pets/{id}\`.`, required: true, schema: { type: 'string', format: 'uri-reference' } },
+        },
+        content: { 'application/json': { schema: schemaRef('Pet') } },
+      },
+    },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_json', when: 'The body is empty, not UTF-8, or not JSON.' },
+      { code: 'validation_failed', when: 'The JSON is not a valid NewPet: missing or invalid fields, or unknown ones; `details` lists each problem [spec 4.2, 7].' },
+      UNAUTHORIZED,
+      { code: 'payload_too_large', when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting.` },
+      { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.' },
+      INTERNAL_ERROR,
+      UNAVAILABLE,
+    ],
+  };
+}
+
+/** `getPet` [spec 4.3, 9]: one animal by id; deprecated, and every answer after authentication says so. */
+function getPet(basePath: string): OperationDefinition {
+  return {
+    path: '/pets/{petId}',
+    method: 'get',
+    operation: {
+      operationId: 'getPet',
+      summary: 'Get an animal (deprecated)',
+      description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD (\`getPetHead\`) answers the same headers without a body.`,
+      deprecated: true,
+    },
+    success: { status: 200, response: { description: 'The animal [spec 4.3].', content: { 'application/json': { schema: schemaRef('Pet') } } } },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_parameter', when: '`petId` is not a decimal integer.' },
+      UNAUTHORIZED,
+      { code: 'not_found', when: 'No animal has this id [spec 4.3].' },
+      INTERNAL_ERROR,
+      UNAVAILABLE,
+    ],
+    headersOnEveryAnswer: {
+      Deprecation: {
+        description: 'When the operation was deprecated (RFC 9745): 2026-01-01T00:00:00Z, a decision, as the spec gives only the removal date.',
+        required: true,
+        schema: { type: 'string', const: `@${GET_PET_DEPRECATED_AT}` },
+      },
+      Sunset: { description: 'When the operation is removed [spec 4.3, 9] (RFC 8594).', required: true, schema: { type: 'string', const: GET_PET_SUNSET } },
+      Link: {
+        description: 'The replacement (RFC 8288).',
+        required: true,
+        schema: { type: 'string', const: `<${basePath}/pets>; rel="successor-version"` },
+      },
+    },
+  };
+}
+
+/** `getOpenApiDescription`: this document, public like the interface it describes. */
+function getOpenApiDescription(): OperationDefinition {
+  return {
+    path: '/openapi.json',
+    method: 'get',
+    operation: {
+      operationId: 'getOpenApiDescription',
+      summary: 'This description',
+      description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD (`getOpenApiDescriptionHead`) answers the same headers without a body.',
+      security: [],
+    },
+    success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: schemaRef('OpenApiDescription') } } } },
+    errors: [MISSING_HOST],
+  };
+}
+
+/** Every operation of the interface [spec 4], as the HTTP handler answers it: HEAD beside each GET, OPTIONS on each path. */
 export function operationDefinitions(context: OperationContext): OperationDefinition[] {
   const { basePath, bodyLimit } = context;
-  const sizeLimit = bodyLimit === undefined ? 'the server\'s body limit' : `${bodyLimit} bytes`;
-  return [
-    {
-      path: '/pets',
-      method: 'get',
-      operation: {
-        operationId: 'listPets',
-        summary: 'List animals',
-        description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored. HEAD answers the same headers without a body.`,
-        parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            description: `Maximum number of animals returned [spec 4.1, 8]. Any decimal integer is accepted and clamped into ${MIN_LIMIT}..${MAX_LIMIT} (0 → ${MIN_LIMIT}, 1000 → ${MAX_LIMIT}) rather than rejected; anything else, an empty value or a repeated one is a 400 \`invalid_parameter\`.`,
-            schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          },
-          {
-            name: 'status',
-            in: 'query',
-            required: false,
-            description: 'Only animals with this status [spec 4.1]. Case-sensitive; an unknown, empty or repeated value is a 400 `invalid_parameter`.',
-            schema: schemaRef('PetStatus'),
-          },
-          {
-            name: 'after',
-            in: 'query',
-            required: false,
-            description: 'Cursor (an extension; the spec shows no pagination beyond `limit`): only animals whose `id` is greater. A negative value starts at the beginning. The `Link: rel="next"` URL carries it.',
-            schema: { type: 'integer', format: 'int64', minimum: -MAX_SAFE_ID, maximum: MAX_SAFE_ID },
-          },
-        ],
-      },
-      success: {
-        status: 200,
-        response: {
-          description: 'A page of animals [spec 4.1].',
-          headers: {
-            Link: {
-              description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
-              required: false,
-              schema: { type: 'string', pattern: 'rel="next"$' },
-            },
-          },
-          content: { 'application/json': { schema: schemaRef('Pets') } },
-        },
-      },
-      errors: [
-        MISSING_HOST,
-        { code: 'invalid_parameter', when: '`limit`, `status` or `after` is malformed, empty, repeated, or `after` is beyond ±(2^53 − 1).' },
-        UNAUTHORIZED,
-        INTERNAL_ERROR,
-        UNAVAILABLE,
-      ],
-    },
-    {
-      path: '/pets',
-      method: 'post',
-      operation: {
-        operationId: 'createPet',
-        summary: 'Add an animal',
-        description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
-        requestBody: {
-          description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
-          required: true,
-          content: { 'application/json': { schema: schemaRef('NewPet') } },
-        },
-      },
-      success: {
-        status: 201,
-        response: {
-          description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
-          headers: {
-            Location: { description: `Where the new animal is: \`${basePath}/pets/{id}\`.`, required: true, schema: { type: 'string', format: 'uri-reference' } },
-          },
-          content: { 'application/json': { schema: schemaRef('Pet') } },
-        },
-      },
-      errors: [
-        MISSING_HOST,
-        { code: 'invalid_json', when: 'The body is empty, not UTF-8, or not JSON.' },
-        { code: 'validation_failed', when: 'The JSON is not a valid NewPet: missing or invalid fields, or unknown ones; `details` lists each problem [spec 4.2, 7].' },
-        UNAUTHORIZED,
-        { code: 'payload_too_large', when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting.` },
-        { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.' },
-        INTERNAL_ERROR,
-        UNAVAILABLE,
-      ],
-    },
-    {
-      path: '/pets/{petId}',
-      method: 'get',
-      operation: {
-        operationId: 'getPet',
-        summary: 'Get an animal (deprecated)',
-        description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD answers the same headers without a body.`,
-        deprecated: true,
-        parameters: [
-          {
-            name: 'petId',
-            in: 'path',
-            required: true,
-            description: 'Identifier of the animal [spec 4.3]: a decimal integer (leading zeros allowed). Integers no animal can have (0, negative, beyond 2^53 − 1) are a 404; anything else is a 400 `invalid_parameter`.',
-            schema: { type: 'integer', format: 'int64' },
-          },
-        ],
-      },
-      success: { status: 200, response: { description: 'The animal [spec 4.3].', content: { 'application/json': { schema: schemaRef('Pet') } } } },
-      errors: [
-        MISSING_HOST,
-        { code: 'invalid_parameter', when: '`petId` is not a decimal integer.' },
-        UNAUTHORIZED,
-        { code: 'not_found', when: 'No animal has this id [spec 4.3].' },
-        INTERNAL_ERROR,
-        UNAVAILABLE,
-      ],
-      headersOnEveryAnswer: {
-        Deprecation: {
-          description: 'When the operation was deprecated (RFC 9745): 2026-01-01T00:00:00Z, a decision, as the spec gives only the removal date.',
-          required: true,
-          schema: { type: 'string', const: `@${GET_PET_DEPRECATED_AT}` },
-        },
-        Sunset: { description: 'When the operation is removed [spec 4.3, 9] (RFC 8594).', required: true, schema: { type: 'string', const: GET_PET_SUNSET } },
-        Link: {
-          description: 'The replacement (RFC 8288).',
-          required: true,
-          schema: { type: 'string', const: `<${basePath}/pets>; rel="successor-version"` },
-        },
-      },
-    },
-    {
-      path: '/openapi.json',
-      method: 'get',
-      operation: {
-        operationId: 'getOpenApiDescription',
-        summary: 'This description',
-        description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD answers the same headers without a body.',
-        security: [],
-      },
-      success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } },
-      errors: [MISSING_HOST],
-    },
-    ...API_ROUTES.map(optionsOperation),
-  ];
+  const definitions = [listPets(basePath), createPet(basePath, bodyLimit), getPet(basePath), getOpenApiDescription()];
+  const heads = definitions.filter((definition) => definition.method === 'get').map(headOperation);
+  return [...definitions, ...heads, ...API_ROUTES.map(optionsOperation)];
 }

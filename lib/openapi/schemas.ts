@@ -61,7 +61,37 @@ const ERROR_FIELD_SCHEMAS: Record<keyof ErrorBody, JsonSchema> = {
 
 const ERROR_REQUIRED: readonly (keyof ErrorBody)[] = ['code', 'message', 'status'];
 
-/** The schemas of the spec's resources [spec 2], built from the constants the validators use. */
+/**
+ * The body of `getOpenApiDescription`: an OpenAPI 3.1 document, described only as far as a client
+ * relies on it (its version, `info` and `paths`); the rest is left open rather than restating the
+ * OpenAPI schema.
+ */
+const OPEN_API_DESCRIPTION: JsonSchema = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$', description: 'The OpenAPI version the document follows: 3.1.x.' },
+    info: {
+      type: 'object',
+      required: ['title', 'version'],
+      properties: {
+        title: { type: 'string', description: 'The name of the interface.' },
+        version: { type: 'string', description: 'The version of the interface, not of the server that implements it [spec 9].' },
+      },
+      additionalProperties: true,
+      description: 'What the interface is and which version of it the server implements.',
+    },
+    paths: {
+      type: 'object',
+      patternProperties: { '^/': { type: 'object' } },
+      description: 'The operations by path template, relative to the server URL.',
+    },
+  },
+  additionalProperties: true,
+  description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this description of the interface.',
+};
+
+/** The schemas of the spec's resources [spec 2], built from the constants the validators use, and of this description. */
 export const COMPONENT_SCHEMAS = {
   PetStatus: {
     type: 'string',
@@ -95,4 +125,5 @@ export const COMPONENT_SCHEMAS = {
     additionalProperties: false,
     description: 'The body of every error response [spec 2, 7].',
   },
+  OpenApiDescription: OPEN_API_DESCRIPTION,
 } satisfies Record<string, JsonSchema>;

@@ -55,10 +55,10 @@ export interface OpenApiOperation {
 }
 
 /** The HTTP methods this interface answers, as OpenAPI names them. */
-export type OpenApiMethod = 'get' | 'post' | 'options';
+export type OpenApiMethod = 'get' | 'head' | 'post' | 'options';
 
-/** The operations on one path [OpenAPI 3.1 §4.8.9]. */
-export type OpenApiPathItem = { description: string } & Partial<Record<OpenApiMethod, OpenApiOperation>>;
+/** The operations on one path, with the parameters its template declares [OpenAPI 3.1 §4.8.9]. */
+export type OpenApiPathItem = { description: string; parameters?: OpenApiParameter[] } & Partial<Record<OpenApiMethod, OpenApiOperation>>;
 
 /** An OpenAPI 3.1 document, as far as this interface needs one. */
 export interface OpenApiDocument {
