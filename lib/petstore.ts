@@ -39,6 +39,8 @@ export interface PetstoreOptions {
 export interface Petstore extends PetstoreApi {
   /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
+  /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
+  checkReady(): Promise<void>;
   /** Flushes and closes the storage. */
   close(): Promise<void>;
 }
@@ -103,6 +105,10 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
       const pet = Number.isSafeInteger(wanted) && wanted > 0 ? await storage.get(wanted) : undefined;
       if (pet === undefined) throw new PetstoreError('not_found', `Pet ${wanted} was not found`);
       return sealed(pet);
+    },
+
+    async checkReady(): Promise<void> {
+      await storage.checkReady?.();
     },
 
     async close(): Promise<void> {

@@ -43,7 +43,7 @@ async function using(options: StorageContractOptions, body: (storage: PetStorage
 
 /**
  * The behaviour every PetStorage must show: the id policy, ordering, filtering, the `after` cursor,
- * limits and isolation of returned pets. Call it from a `node:test` file with a name for the suite.
+ * limits, isolation of returned pets, and readiness where the storage reports it. Call it from a `node:test` file with a name for the suite.
  */
 export function runStorageContract(name: string, options: StorageContractOptions): void {
   describe(`${name} storage contract`, () => {
@@ -189,6 +189,18 @@ export function runStorageContract(name: string, options: StorageContractOptions
         }
         assert.deepEqual({ ...(await storage.get(pet.id)) }, { id: pet.id, name: 'Solid', categoryId: 2, status: 'pending' });
         assert.deepEqual(ids(await storage.list({ status: 'sold', after: 0, limit: 10 })), []);
+      }));
+
+    test('checkReady(), where the storage has it, resolves on a freshly opened storage and after inserts', (context) =>
+      using(options, async (storage) => {
+        if (storage.checkReady === undefined) {
+          context.skip('this storage has no checkReady(), so it is always ready');
+          return;
+        }
+        await storage.checkReady();
+        await insertMany(storage, 3);
+        await storage.checkReady();
+        assert.equal((await storage.list({ status: undefined, after: 0, limit: 10 })).length, 3, 'checkReady() changes no pets');
       }));
 
     if (options.reopen !== undefined) {

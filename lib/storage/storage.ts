@@ -19,6 +19,12 @@ export interface PetStorage {
   get(id: number): Promise<Pet | undefined>;
   /** Pets matching the query in ascending id order, in a new array the caller may change; shaped so an index answers it in O(limit + log n). */
   list(query: StorageListQuery): Promise<Pet[]>;
+  /**
+   * Resolves when the storage can serve reads and writes now; rejects with a `PetstoreError('unavailable')`
+   * whose message names the problem and what an operator can do (a future `/readyz` shows it). Optional:
+   * a storage without it is always ready. It may try to repair a passing fault, such as a full disk freed since.
+   */
+  checkReady?(): Promise<void>;
   /** Flushes and releases resources; optional. */
   close?(): Promise<void>;
 }

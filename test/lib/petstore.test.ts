@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMemoryStorage, createPetstore } from '../../lib/index.js';
-import type { NewPet, Pet, PetstoreError, PetStorage } from '../../lib/index.js';
+import { createMemoryStorage, createPetstore, PetstoreError } from '../../lib/index.js';
+import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
 import { rejection } from '../support/assertions.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -376,5 +376,33 @@ describe('returned pets', () => {
     assert.equal(Object.isFrozen(shared), false);
     assert.ok(Object.isFrozen((await store.listPets())[0]));
     assert.ok(Object.isFrozen(await store.createPet({ name: 'n', categoryId: 1 })));
+  });
+});
+
+describe('checkReady()', () => {
+  test('checkReady() resolves for a storage without checkReady, such as the in-memory one', async () => {
+    const store = createPetstore();
+    await store.checkReady();
+    await createPetstore({ storage: { insert: async () => assert.fail('not called'), get: async () => undefined, list: async () => [] } }).checkReady();
+  });
+
+  test('checkReady() asks the storage\'s checkReady each time, resolving and rejecting as it does', async () => {
+    let calls = 0;
+    let problem: PetstoreError | undefined;
+    const storage: PetStorage = {
+      ...createMemoryStorage(),
+      async checkReady() {
+        calls++;
+        if (problem !== undefined) throw problem;
+      },
+    };
+    const store = createPetstore({ storage });
+    await store.checkReady();
+    problem = new PetstoreError('unavailable', 'Data file /srv/pets.journal refuses writes: ENOSPC');
+    const error = await rejection(() => store.checkReady(), 'unavailable', /refuses writes: ENOSPC/);
+    assert.equal(error, problem);
+    problem = undefined;
+    await store.checkReady();
+    assert.equal(calls, 3);
   });
 });

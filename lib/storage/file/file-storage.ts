@@ -31,6 +31,8 @@ export interface FileStorage extends PetStorage {
   readonly path: string;
   /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
   stats(): JournalStats;
+  /** Resolves when the lock is still held and writes work, trying to recover from a failed write first; rejects with `unavailable` naming the file and the cause. */
+  checkReady(): Promise<void>;
   /** Waits for queued inserts, syncs the journal, closes it and releases the lock. */
   close(): Promise<void>;
 }
@@ -167,6 +169,24 @@ export async function createFileStorage(path: string, options: FileStorageOption
   }
 }
 
+/** Refuses work once close() has begun. */
+function refuseIfClosed(closing: Promise<void> | undefined, doing: string): void {
+  if (closing !== undefined) throw new PetstoreError('unavailable', `${doing}: the storage is closed`);
+}
+
+/** Waits for queued inserts and a recovery under way, syncs what `write` mode left unsynced, closes the journal and releases the lock. */
+async function closeJournal(path: string, file: StorageFile, lock: HeldLock, writer: JournalWriter): Promise<void> {
+  try {
+    await writer.drain();
+    await writer.syncIfNeeded();
+  } catch (error) {
+    throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${describeError(error)}`, { cause: error });
+  } finally {
+    await file.close().catch(() => undefined);
+    await lock.release();
+  }
+}
+
 function fileStorage(
   path: string, file: StorageFile, lock: HeldLock, index: PetIndex, scan: ScanResult,
   options: { durability: Durability; log: (line: string) => void },
@@ -180,7 +200,11 @@ function fileStorage(
 
     async insert(pet: NewPet): Promise<Pet> {
       if (closing !== undefined) throw new PetstoreError('unavailable', 'Cannot create pet: the storage is closed');
-      if (writer.failure !== undefined) throw writer.failure;
+      if (writer.failure !== undefined) {
+        const failure = await writer.recover();
+        if (failure !== undefined) throw failure.createError;
+        refuseIfClosed(closing, 'Cannot create pet');
+      }
       const problem = petRecordProblem(pet);
       if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
       if (nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
@@ -196,20 +220,21 @@ function fileStorage(
       return index.list(query);
     },
 
+    async checkReady(): Promise<void> {
+      const notReady = `Data file ${path} is not ready`;
+      refuseIfClosed(closing, notReady);
+      const lockProblem = await lock.problem();
+      if (lockProblem !== undefined) throw new PetstoreError('unavailable', lockProblem);
+      refuseIfClosed(closing, notReady);
+      // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
+      const failure = await writer.recover();
+      if (failure !== undefined) throw failure.readinessError;
+    },
+
     stats: () => writer.stats(),
 
     close(): Promise<void> {
-      closing ??= (async () => {
-        try {
-          await writer.drain();
-          await writer.syncIfNeeded();
-        } catch (error) {
-          throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${describeError(error)}`, { cause: error });
-        } finally {
-          await file.close().catch(() => undefined);
-          await lock.release();
-        }
-      })();
+      closing ??= closeJournal(path, file, lock, writer);
       return closing;
     },
   };

@@ -1,9 +1,10 @@
-import { PetstoreError } from '../../errors.js';
 import type { Pet } from '../../pet.js';
 import { describeError, errorCode } from './file-system.js';
 import type { StorageFile } from './file-system.js';
+import { FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE } from './journal-format.js';
 import type { Durability, JournalStats } from './journal-types.js';
-
+import { writeFailure } from './write-failure.js';
+import type { WriteFailure } from './write-failure.js';
 
 /** One record waiting for its batch. */
 interface PendingRecord {
@@ -23,13 +24,25 @@ export interface JournalWriterOptions {
   log: (line: string) => void;
 }
 
-const WRITE_FAILED = 'Cannot create pet: the data file refused the write, so the pet was not stored. The storage accepts no more writes until it is reopened (the server restarted).';
+/** Bytes of the test write that ends a failure: room for the largest record. */
+export const PROBE_SIZE = FRAME_HEADER_SIZE + MAX_PAYLOAD_SIZE;
+
+/** The test write's filler: not zeros, which some file systems store as holes that need no space; no record frame can start with it. */
+export const PROBE_BYTE = 0xa5;
+
+/** A failure episode: from a failed write until a record is durable again. */
+interface Episode {
+  /** Ids given to records that failed in this episode: none of them is stored, and none is handed out again. */
+  firstSkippedId: number;
+  lastSkippedId: number;
+}
 
 /**
  * Appends records with group commit: the first record goes out at once; records that arrive while a
  * write and sync are in flight wait and go out together as the next batch, with one write and one
- * fdatasync. Every record is durable before its promise resolves. After any write error the writer
- * refuses all further records, because the file's end is then unknown.
+ * fdatasync. Every record is durable before its promise resolves. After a write error the writer
+ * refuses records until `recover` proves that writes work again: it writes and syncs a test block at
+ * the end of the last acknowledged record, then cuts the file back to that end.
  */
 export class JournalWriter {
   readonly #file: StorageFile;
@@ -37,7 +50,9 @@ export class JournalWriter {
   #end: number;
   #queue: PendingRecord[] = [];
   #running: Promise<void> | undefined;
-  #failure: PetstoreError | undefined;
+  #failure: WriteFailure | undefined;
+  #recovering: Promise<WriteFailure | undefined> | undefined;
+  #episode: Episode | undefined;
   #isUnsynced = false;
   readonly #stats: JournalStats = { records: 0, writes: 0, syncs: 0 };
 
@@ -47,8 +62,8 @@ export class JournalWriter {
     this.#options = options;
   }
 
-  /** The error every record gets after a write failed, or undefined while writes work. */
-  get failure(): PetstoreError | undefined {
+  /** Why writes are refused since a write failed, or undefined while writes work. */
+  get failure(): WriteFailure | undefined {
     return this.#failure;
   }
 
@@ -59,7 +74,7 @@ export class JournalWriter {
 
   /** Queues a framed record; resolves with `pet` once the record is durable (per the durability mode). */
   append(frame: Buffer, pet: Pet): Promise<Pet> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure.createError);
     return new Promise<Pet>((resolve, reject) => {
       this.#queue.push({ frame, pet, resolve, reject });
       // Starting on the next turn of the event loop lets every request that arrived in this turn join the first batch.
@@ -67,9 +82,21 @@ export class JournalWriter {
     });
   }
 
-  /** Resolves when every queued record has been written or rejected. */
+  /** Resolves when every queued record has been written or rejected and no recovery is under way. */
   async drain(): Promise<void> {
-    while (this.#running !== undefined) await this.#running;
+    while (this.#running !== undefined || this.#recovering !== undefined) await (this.#running ?? this.#recovering);
+  }
+
+  /**
+   * After a failed write, tries once to make the journal writable again (concurrent callers share the
+   * attempt); resolves with the failure that remains, or undefined when records are accepted again.
+   */
+  recover(): Promise<WriteFailure | undefined> {
+    if (this.#failure === undefined) return Promise.resolve(undefined);
+    this.#recovering ??= this.#attemptRecovery().finally(() => {
+      this.#recovering = undefined;
+    });
+    return this.#recovering;
   }
 
   /** Flushes what `write` mode left in the page cache: called on close. */
@@ -93,6 +120,7 @@ export class JournalWriter {
         this.#options.onCommit(record.pet);
         record.resolve(record.pet);
       }
+      if (this.#episode !== undefined) this.#endEpisode();
     }
     this.#running = undefined;
   }
@@ -116,23 +144,72 @@ export class JournalWriter {
     this.#stats.records += batch.length;
   }
 
-  /** Enters the failed state: logs the cause, cuts the unacknowledged bytes off, and rejects every waiting record. */
+  /** Enters the failed state: logs the cause once per episode, cuts the unacknowledged bytes off, and rejects every waiting record. */
   async #fail(cause: unknown, batch: readonly PendingRecord[]): Promise<void> {
-    this.#failure = new PetstoreError('unavailable', WRITE_FAILED, { cause });
-    const code = errorCode(cause);
-    this.#note(
-      `petstore: writing ${this.#options.path} at byte ${this.#end} failed (${code ?? describeError(cause)}); `
-      + 'the storage refuses writes until it is reopened',
-    );
-    try {
-      // Best effort, so the rejected records do not come back on the next open.
-      await this.#file.truncate(this.#end);
-    } catch (error) {
-      this.#note(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${describeError(error)}); records of the failed batch may reappear when it is reopened`);
-    }
+    const failure = writeFailure(this.#options.path, cause);
+    this.#failure = failure;
     const waiting = [...batch, ...this.#queue];
     this.#queue = [];
-    for (const record of waiting) record.reject(this.#failure);
+    const firstId = (waiting[0] as PendingRecord).pet.id;
+    const lastId = (waiting.at(-1) as PendingRecord).pet.id;
+    if (this.#episode === undefined) {
+      this.#episode = { firstSkippedId: firstId, lastSkippedId: lastId };
+      this.#note(
+        `petstore: writing ${this.#options.path} at byte ${this.#end} failed (${errorCode(cause) ?? describeError(cause)}); `
+        + 'creates answer 503 until writes work again, which the storage tries with each create and readiness check',
+      );
+    } else {
+      this.#episode.lastSkippedId = lastId;
+    }
+    try {
+      // Best effort, so the rejected records do not come back on the next open; recovery cuts again.
+      await this.#file.truncate(this.#end);
+    } catch (error) {
+      this.#note(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${describeError(error)}); records of the failed batch may reappear if it is reopened before a recovery cuts them`);
+    }
+    for (const record of waiting) record.reject(failure.createError);
+  }
+
+  /**
+   * One recovery attempt, once the failed run has settled: a write and a sync of a test block at the
+   * acknowledged end (over whatever a failed write left there), then a cut back to that end, which
+   * also drops any partial record beyond the test block.
+   */
+  async #attemptRecovery(): Promise<WriteFailure | undefined> {
+    while (this.#running !== undefined) await this.#running;
+    try {
+      await this.#writeProbe();
+      await this.#file.truncate(this.#end);
+    } catch (error) {
+      // Best effort, so a failed test write does not linger; the next attempt cuts first anyway.
+      await this.#file.truncate(this.#end).catch(() => undefined);
+      this.#failure = writeFailure(this.#options.path, error);
+      return this.#failure;
+    }
+    this.#failure = undefined;
+    return undefined;
+  }
+
+  /** Writes and syncs PROBE_SIZE filler bytes at the end; a crash before they are cut leaves a torn tail that opening cuts. */
+  async #writeProbe(): Promise<void> {
+    const probe = Buffer.alloc(PROBE_SIZE, PROBE_BYTE);
+    let written = 0;
+    while (written < probe.length) {
+      const count = await this.#file.write(probe, written, probe.length - written, this.#end + written);
+      if (count <= 0) throw new Error(`write(2) made no progress at byte ${this.#end + written}`);
+      written += count;
+    }
+    await this.#file.datasync();
+  }
+
+  /** A record is durable again: the episode is over. */
+  #endEpisode(): void {
+    const episode = this.#episode as Episode;
+    this.#episode = undefined;
+    const skipped = episode.firstSkippedId === episode.lastSkippedId
+      ? `id ${episode.firstSkippedId} given to the failed create stays`
+      : `ids ${episode.firstSkippedId} to ${episode.lastSkippedId} given to the failed creates stay`;
+    this.#note(`petstore: ${this.#options.path} accepts writes again: creates are stored again, without a restart. The ${skipped} unused.`);
   }
 
   /** Logs without letting a throwing log function leave waiting records unsettled. */

@@ -7,6 +7,8 @@ import type { StorageFileSystem } from './file-system.js';
 export interface HeldLock {
   /** Removes the lock file. */
   release(): Promise<void>;
+  /** Why the lock file no longer shows this acquisition (removed, or taken by another process), or undefined while it does. */
+  problem(): Promise<string | undefined>;
 }
 
 /** Tokens of the locks held by this process, so a second open here is told apart from a previous process that had our pid. */
@@ -68,7 +70,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       try {
         await fileSystem.link(draft, lockPath);
         heldTokens.add(token);
-        return { release: () => releaseLock(lockPath, token, fileSystem) };
+        return { release: () => releaseLock(lockPath, token, fileSystem), problem: () => lockProblem(lockPath, dataPath, token, fileSystem) };
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw lockError(`Cannot lock data file ${dataPath}: cannot create ${lockPath}: ${describeError(error)}`, error);
       }
@@ -108,4 +110,21 @@ async function releaseLock(lockPath: string, token: string, fileSystem: StorageF
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${lockPath}: ${describeError(error)}`, error);
   }
+}
+
+/** Why `lockPath` no longer holds `token`, said for an operator, or undefined while it does. */
+async function lockProblem(lockPath: string, dataPath: string, token: string, fileSystem: StorageFileSystem): Promise<string | undefined> {
+  let content: string;
+  try {
+    content = Buffer.from(await fileSystem.readFile(lockPath)).toString('utf8');
+  } catch (error) {
+    const what = errorCode(error) === 'ENOENT' ? 'was removed' : `cannot be read (${describeError(error)})`;
+    return `The single-writer lock ${lockPath} of data file ${dataPath} ${what}, so another process may open the file and write to it too. `
+      + 'Stop any other server on this data file, then restart this one: it takes the lock again on open.';
+  }
+  const owner = parseOwner(content);
+  if (owner?.token === token) return undefined;
+  const holder = owner === undefined ? 'no longer holds this process\'s pid and token' : `now belongs to pid ${owner.pid}`;
+  return `The single-writer lock ${lockPath} of data file ${dataPath} ${holder}, so another process may be writing to the file too. `
+    + 'Stop every other server on this data file, then restart this one.';
 }

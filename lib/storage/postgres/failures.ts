@@ -49,7 +49,7 @@ const DRIVER_OUTAGE: Outage = {
 };
 
 /** What the storage was doing when the database failed, as said in messages. */
-export type DatabaseAction = 'prepare the pets table' | 'store the pet' | 'read the pet' | 'list pets';
+export type DatabaseAction = 'prepare the pets table' | 'store the pet' | 'read the pet' | 'list pets' | 'reach the pets table';
 
 /** Errors that signal a defect in code rather than a database that is out of reach. */
 const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
@@ -92,4 +92,22 @@ export function databaseFailure(error: unknown, action: DatabaseAction): unknown
     return new PetstoreError('internal_error', `Cannot ${action}: PostgreSQL failed with SQLSTATE ${code}: ${error.message}`, { cause: error });
   }
   return error;
+}
+
+/**
+ * Maps a failed readiness probe to `unavailable`, as `checkReady` must answer: an outage keeps its
+ * reason and advice; anything else (a table dropped or altered since the start, a failing query
+ * function) is reported with its message, naming the table.
+ */
+export function readinessFailure(error: unknown, table: string): PetstoreError {
+  const failure = databaseFailure(error, 'reach the pets table');
+  if (failure instanceof PetstoreError && failure.code === 'unavailable') return failure;
+  const code = error instanceof Error ? codeOf(error) : undefined;
+  const shown = `${code === undefined ? '' : `${code}: `}${error instanceof Error ? error.message : String(error)}`;
+  return new PetstoreError(
+    'unavailable',
+    `Cannot reach the pets table: reading table ${table} failed (${shown}); it may have been dropped or altered since the server started. `
+    + 'Restore it, or restart the server to create it again.',
+    { cause: error },
+  );
 }

@@ -1,11 +1,13 @@
 import { PetstoreError } from '../../errors.js';
 import type { NewPet, Pet } from '../../pet.js';
 import type { PetStorage, StorageListQuery } from '../storage.js';
-import { databaseFailure } from './failures.js';
+import { databaseFailure, readinessFailure } from './failures.js';
 import type { DatabaseAction } from './failures.js';
 import { petFromRow } from './rows.js';
 import { buildStatements } from './schema.js';
+import type { Statements } from './schema.js';
 import { DEFAULT_TABLE, parseTableName } from './table.js';
+import type { TableName } from './table.js';
 
 /** A pg-compatible query function, e.g. `pool.query.bind(pool)` from the `pg` package: runs one parameterised statement. */
 export type PostgresQuery = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
@@ -23,26 +25,18 @@ export interface PostgresStorageOptions {
 /** Encodings that give back every string exactly; other encodings cannot hold all of Unicode. */
 const EXACT_ENCODINGS: ReadonlySet<string> = new Set(['UTF8']);
 
-/**
- * A PetStorage on a PostgreSQL table, safe to share between any number of processes. Ids come
- * from an identity column; inserts into one table are serialised by an advisory lock so ids
- * commit in the order they are allocated, which keeps the `after` cursor from skipping pets.
- * Resolves once the table exists; rejects with `unavailable` when the database cannot be reached.
- */
-export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PetStorage> {
-  const table = parseTableName(options.table ?? DEFAULT_TABLE);
-  const statements = buildStatements(table);
-  const { query, end } = options;
-
-  async function run(action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> {
-    try {
-      return (await query(text, values)).rows;
-    } catch (error) {
-      throw databaseFailure(error, action);
-    }
+/** Runs one statement and returns its rows; a failure becomes what the storage throws. */
+async function runStatement(query: PostgresQuery, action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> {
+  try {
+    return (await query(text, values)).rows;
+  } catch (error) {
+    throw databaseFailure(error, action);
   }
+}
 
-  const [settings] = await run('prepare the pets table', statements.encoding, []);
+/** Checks that the database's encoding holds every name, creates the table and its index when missing, and checks the table's columns. */
+async function prepareTable(query: PostgresQuery, statements: Statements, table: TableName): Promise<void> {
+  const [settings] = await runStatement(query, 'prepare the pets table', statements.encoding, []);
   const encoding: unknown = typeof settings === 'object' && settings !== null ? Object.getOwnPropertyDescriptor(settings, 'encoding')?.value : undefined;
   if (typeof encoding !== 'string' || !EXACT_ENCODINGS.has(encoding)) {
     throw new PetstoreError(
@@ -64,6 +58,21 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     }
     throw failure;
   }
+}
+
+/**
+ * A PetStorage on a PostgreSQL table, safe to share between any number of processes. Ids come
+ * from an identity column; inserts into one table are serialised by an advisory lock so ids
+ * commit in the order they are allocated, which keeps the `after` cursor from skipping pets.
+ * Resolves once the table exists; rejects with `unavailable` when the database cannot be reached.
+ */
+export async function createPostgresStorage(options: PostgresStorageOptions): Promise<PetStorage> {
+  const table = parseTableName(options.table ?? DEFAULT_TABLE);
+  const statements = buildStatements(table);
+  const { query, end } = options;
+
+  const run = (action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> => runStatement(query, action, text, values);
+  await prepareTable(query, statements, table);
 
   const storage: PetStorage = {
     async insert(pet: NewPet): Promise<Pet> {
@@ -80,6 +89,14 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
           ? await run('list pets', statements.listAll, [wanted.after, wanted.limit])
           : await run('list pets', statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
       return rows.map(petFromRow);
+    },
+    // The probe reads no row but needs a connection and the table with its columns: cheap, and it also notices a dropped table.
+    async checkReady(): Promise<void> {
+      try {
+        await query(statements.probe, []);
+      } catch (error) {
+        throw readinessFailure(error, table.text);
+      }
     },
   };
   if (end !== undefined) storage.close = end;

@@ -346,33 +346,6 @@ describe('FileStorage inserts and writes', () => {
     await storage.close();
   });
 
-  test('insert() after a write error (ENOSPC) rejects with 503, leaves no phantom pet, and refuses writes until reopened', async () => {
-    const path = await journalPath();
-    let isDiskFull = false;
-    const { lines, log } = logLines();
-    const storage = await createFileStorage(path, {
-      log,
-      fileSystem: hookedFileSystem((operation, target) => {
-        if (isDiskFull && operation === 'write' && target === path) throw fsError('ENOSPC');
-      }),
-    });
-    const kept = await storage.insert(samplePet(1));
-    isDiskFull = true;
-    const error = await rejection(() => storage.insert(samplePet(2)), 'unavailable', /the pet was not stored/);
-    assert.equal(error.status, 503);
-    assert.doesNotMatch(error.message, literally(path), 'the client is not told server paths');
-    assert.equal(await storage.get(kept.id + 1), undefined);
-    assert.deepEqual(await allPets(storage), [{ ...kept }]);
-    assert.match(lines.join('\n'), literally(`writing ${path} at byte ${HEADER_SIZE + encodePetRecord(kept).length} failed (ENOSPC)`));
-    isDiskFull = false;
-    await rejection(() => storage.insert(samplePet(3)), 'unavailable', /accepts no more writes until it is reopened/);
-    await storage.close();
-    const reopened = await createFileStorage(path);
-    assert.deepEqual(await allPets(reopened), [{ ...kept }]);
-    assert.equal((await reopened.insert(samplePet(4))).id, 2);
-    await reopened.close();
-  });
-
   test('insert() after a failed fdatasync (EIO) rejects every waiting insert and cuts their bytes off', async () => {
     const path = await journalPath();
     let isFailing = false;

@@ -72,6 +72,48 @@ export function hookedFileSystem(hook: Hook, replaceWrite?: StorageFile['write']
   };
 }
 
+/** A journal's file system that fills up: writes stop with ENOSPC once `room` bytes are used, as on a full disk. */
+export interface FullDisk {
+  fileSystem: StorageFileSystem;
+  /** Bytes the journal may still grow by; a write gets what fits (a short write), the next one ENOSPC. Infinity: space is free. */
+  room: number;
+  /** Whether truncating the journal fails too (EIO), so the bytes of a failed record stay in the file. */
+  isCutFailing: boolean;
+  /** The bytes of every write the storage asked for on the journal, in order. */
+  writes: Buffer[];
+}
+
+/** The real file system, with the journal at `journal` on a disk that `room` makes full. */
+export function fullDisk(journal: string): FullDisk {
+  const base = hookedFileSystem((operation, path, data) => {
+    if (path !== journal) return;
+    if (operation === 'write' && data !== undefined) disk.writes.push(Buffer.from(data));
+    if (operation === 'truncate' && disk.isCutFailing) throw fsError('EIO');
+  });
+  const disk: FullDisk = {
+    room: Infinity,
+    isCutFailing: false,
+    writes: [],
+    fileSystem: {
+      ...base,
+      async open(path, flags) {
+        const file = await base.open(path, flags);
+        if (path !== journal) return file;
+        return {
+          ...file,
+          async write(buffer, offset, length, position) {
+            if (disk.room <= 0) throw fsError('ENOSPC');
+            const count = Math.min(length, disk.room);
+            disk.room -= count;
+            return file.write(buffer, offset, count, position);
+          },
+        };
+      },
+    },
+  };
+  return disk;
+}
+
 /** Collects log lines. */
 export function logLines(): { lines: string[]; log: (line: string) => void } {
   const lines: string[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../../lib/index.js';
-import { databaseFailure } from '../../../../lib/storage/postgres/failures.js';
+import { databaseFailure, readinessFailure } from '../../../../lib/storage/postgres/failures.js';
 
 function errorWithCode(code: string | undefined, message = 'driver message'): Error {
   const error = new Error(message);
@@ -76,4 +76,24 @@ test('databaseFailure() passes PetstoreErrors, programming errors and non-errors
     undefined,
   ];
   for (const value of passed) assert.equal(databaseFailure(value, 'list pets'), value);
+});
+
+test('readinessFailure() keeps an outage\'s reason and turns every other failure into `unavailable` naming the table', () => {
+  const refused = errorWithCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1');
+  const outage = readinessFailure(refused, 'pets');
+  assert.equal(outage.code, 'unavailable');
+  assert.match(outage.message, /^Cannot reach the pets table: PostgreSQL is unavailable \(ECONNREFUSED: nothing accepts connections/);
+  const cases: [unknown, string][] = [
+    [errorWithCode('42P01', 'relation "shop.pets" does not exist'), '42P01: relation "shop.pets" does not exist'],
+    [new TypeError('query is not a function'), 'query is not a function'],
+    [new PetstoreError('internal_error', 'a defect'), 'internal_error: a defect'],
+    ['a string', 'a string'],
+  ];
+  for (const [cause, shown] of cases) {
+    const failure = readinessFailure(cause, 'shop.pets');
+    assert.equal(failure.code, 'unavailable');
+    assert.equal(failure.status, 503);
+    assert.ok(failure.message.startsWith(`Cannot reach the pets table: reading table shop.pets failed (${shown}); it may have been dropped or altered`), failure.message);
+    assert.equal(failure.cause, cause);
+  }
 });

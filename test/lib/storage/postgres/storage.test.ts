@@ -24,6 +24,12 @@ function scriptedQuery(answers: ((text: string) => unknown[] | Error)[]): Postgr
 }
 
 const UTF8 = (): unknown[] => [{ encoding: 'UTF8' }];
+
+/** Calls the storage's checkReady(), which a PostgreSQL storage always has. */
+function checkReady(storage: PetStorage): Promise<void> {
+  assert.ok(storage.checkReady !== undefined, 'a PostgreSQL storage has checkReady()');
+  return storage.checkReady();
+}
 const NONE = (): unknown[] => [];
 
 describe('createPostgresStorage() without a database', () => {
@@ -94,6 +100,43 @@ describe('createPostgresStorage() without a database', () => {
       [['"shop"."pets"', name, 4, null], ['sold', 7, 3], [8, 4], [9]],
     );
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('Robert') && !text.includes('sold'), text);
+  });
+
+  test('checkReady() of a PostgreSQL storage resolves when its probe of the table answers, and sends only that probe', async () => {
+    const query = scriptedQuery([UTF8, NONE, NONE, NONE]);
+    const storage = await createPostgresStorage({ query, table: 'shop.pets' });
+    await checkReady(storage);
+    assert.equal(query.texts.length, 4);
+    assert.equal(query.texts[3], query.texts[2], 'the probe of setup, run again');
+    assert.match(query.texts[3] as string, /^SELECT id, name, category_id, status FROM "shop"."pets" WHERE false$/);
+  });
+
+  test('checkReady() of a PostgreSQL storage rejects with `unavailable` and the reason for every kind of failure', async () => {
+    const cases: [Error, RegExp][] = [
+      [Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), /^Cannot reach the pets table: PostgreSQL is unavailable \(ECONNREFUSED: nothing accepts connections/],
+      [new Error('Client was closed and is not queryable'), /the database connection failed or was closed/],
+      [Object.assign(new Error('relation "shop.pets" does not exist'), { code: '42P01' }), /reading table shop\.pets failed \(42P01: relation "shop\.pets" does not exist\); it may have been dropped/],
+      [new TypeError('query is not a function'), /reading table shop\.pets failed \(query is not a function\)/],
+    ];
+    for (const [failure, pattern] of cases) {
+      const storage = await createPostgresStorage({ query: scriptedQuery([UTF8, NONE, NONE, () => failure]), table: 'shop.pets' });
+      const error = await rejection(() => checkReady(storage), 'unavailable', pattern);
+      assert.equal(error.cause, failure);
+    }
+  });
+
+  test('checkReady() of a PostgreSQL storage turns a thrown non-error into `unavailable`, and resolves once the probe answers again', async () => {
+    let isFailing = false;
+    const storage = await createPostgresStorage({
+      query: async (text) => {
+        if (isFailing) throw 'a thrown string';
+        return { rows: text.includes('server_encoding') ? [{ encoding: 'UTF8' }] : [] };
+      },
+    });
+    isFailing = true;
+    await rejection(() => checkReady(storage), 'unavailable', /reading table pets failed \(a thrown string\)/);
+    isFailing = false;
+    await checkReady(storage);
   });
 });
 
@@ -253,6 +296,35 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     target = working;
     assert.deepEqual(await store.listPets(), [kept]);
     await refusing.end();
+  });
+
+  test('checkReady() of a PostgreSQL storage resolves while the database answers, rejects with the reason while its queries fail, and recovers', async () => {
+    const working = pool();
+    const refusing = new pg.Pool({ connectionString: url.replace(/:\d+\//, ':1/') });
+    let target = working;
+    const storage = await createPostgresStorage({ query: (text, values) => target.query(text, values), table: freshTable() });
+    await checkReady(storage);
+    target = refusing;
+    const error = await rejection(() => checkReady(storage), 'unavailable', /^Cannot reach the pets table: PostgreSQL is unavailable \(ECONNREFUSED: nothing accepts connections/);
+    assert.equal(error.status, 503);
+    target = working;
+    await checkReady(storage);
+    await refusing.end();
+  });
+
+  test('checkReady() of a PostgreSQL storage rejects once its table was dropped, naming the table', async () => {
+    const table = freshTable();
+    const storage = await open(table);
+    await checkReady(storage);
+    await pool(1).query(`DROP TABLE ${table}`);
+    await rejection(() => checkReady(storage), 'unavailable', new RegExp(`reading table ${table} failed \\(42P01: relation "${table}" does not exist\\)`), /restart the server to create it again/);
+    await storage.close?.();
+  });
+
+  test('checkReady() of a PostgreSQL storage rejects after its pool has ended', async () => {
+    const storage = await open(freshTable());
+    await storage.close?.();
+    await rejection(() => checkReady(storage), 'unavailable', /connection failed or was closed/);
   });
 
   test('a PostgreSQL storage answers `unavailable` after its pool has ended', async () => {
