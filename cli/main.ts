@@ -1,4 +1,6 @@
+#!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { createPetstore } from '../lib/index.js';
 import { openStorage } from './open-storage.js';
 import type { StorageConfig } from './open-storage.js';
@@ -116,7 +118,20 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<vo
   process.stdout.write(`Petstore listening on ${running.url}\n`);
 }
 
-main(process.argv.slice(2), process.env).catch((error: unknown) => {
+/** `petstore-reference conformance …`: the conformance kit's command, with this process's output and file system. */
+async function conformance(argv: readonly string[]): Promise<void> {
+  const { runConformanceCommand } = await import('../conformance/command.js');
+  const code = await runConformanceCommand(argv, {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    writeFile: (path, text) => writeFile(path, text, 'utf8'),
+  });
+  // Exits once the output is flushed, without waiting for idle keep-alive connections to the server under test.
+  process.stdout.write('', () => process.exit(code));
+}
+
+const argv = process.argv.slice(2);
+(argv[0] === 'conformance' ? conformance(argv.slice(1)) : main(argv, process.env)).catch((error: unknown) => {
   process.stderr.write(`petstore: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(error instanceof ConfigurationError ? 2 : 1);
 });

@@ -1,0 +1,84 @@
+import { clauseDecision, defineCheck, newPet, somePetId } from '../check.js';
+import type { Check, CheckContext } from '../check.js';
+import type { Credential, RequestSpec } from '../exchange.js';
+import { describeAnswer, expectError, expectPets, fail } from '../expect.js';
+
+/** A request to each operation of the interface [spec 4], for sending without a valid key. */
+const OPERATIONS: readonly { operation: string; request: (context: CheckContext) => Promise<RequestSpec> }[] = [
+  { operation: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
+  {
+    operation: 'createPet',
+    request: async (context) => ({ method: 'POST', path: '/pets', json: newPet(context, 'unauthorized', 1) }),
+  },
+  { operation: 'getPet', request: async (context) => ({ method: 'GET', path: `/pets/${await somePetId(context)}` }) },
+];
+
+/** The two ways a key can be wrong [spec 5.4: "missing or invalid"]. */
+const WRONG_KEYS: readonly { name: string; credential: Credential; words: string }[] = [
+  { name: 'missing-key', credential: 'none', words: 'without a key' },
+  { name: 'invalid-key', credential: 'invalid-key', words: 'with a key the server does not know' },
+];
+
+/** Every operation answers 401 with the Error body when the key is missing or invalid [spec 5.1, 5.4, 7]. */
+const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS.map(({ operation, request }) => defineCheck({
+  id: `auth/${wrongKey.name}/${operation}`,
+  clause: '5.4',
+  level: 'spec',
+  title: `${operation} ${wrongKey.words} answers 401 with the Error body`,
+  source: 'spec 5.1, 5.4, 7',
+  async run(context) {
+    const answer = await context.send({ ...(await request(context)), credential: wrongKey.credential, operation });
+    const error = expectError(answer, 401, `the key is ${wrongKey.name === 'missing-key' ? 'missing' : 'invalid'} [spec 5.4]`);
+    return `401 ${error.code}`;
+  },
+})));
+
+/** The `WWW-Authenticate` of a 401 without a key (RFC 6750 §3) and with an unknown one (§3.1). */
+const CHALLENGE_CHECKS: Check[] = [
+  defineCheck({
+    id: 'auth/challenge/missing-key',
+    clause: '5.4',
+    level: 'reference',
+    title: 'A 401 without a key carries a Bearer challenge without an error code',
+    source: clauseDecision('5.4', 'RFC 6750 §3'),
+    async run(context) {
+      const answer = await context.send({ method: 'GET', path: '/pets', credential: 'none', operation: 'listPets' });
+      expectError(answer, 401, 'the key is missing');
+      const challenge = answer.headers.get('www-authenticate') ?? '';
+      const expected = 'WWW-Authenticate: Bearer realm="…", without error= (RFC 6750 §3: no error code when no credential was sent)';
+      if (!/^Bearer\s+realm="[^"]*"/i.test(challenge) || /error=/i.test(challenge)) fail(answer, expected, describeAnswer(answer, ['WWW-Authenticate']));
+      return challenge;
+    },
+  }),
+  defineCheck({
+    id: 'auth/challenge/invalid-key',
+    clause: '5.4',
+    level: 'reference',
+    title: 'A 401 for an unknown key carries a Bearer challenge with error="invalid_token"',
+    source: clauseDecision('5.4', 'RFC 6750 §3.1'),
+    async run(context) {
+      const answer = await context.send({ method: 'GET', path: '/pets', credential: 'invalid-key', operation: 'listPets' });
+      expectError(answer, 401, 'the key is invalid');
+      const challenge = answer.headers.get('www-authenticate') ?? '';
+      if (!/^Bearer\s+realm="[^"]*"/i.test(challenge) || !/error="invalid_token"/.test(challenge)) {
+        fail(answer, 'WWW-Authenticate: Bearer realm="…", error="invalid_token" (RFC 6750 §3.1)', describeAnswer(answer, ['WWW-Authenticate']));
+      }
+      return challenge;
+    },
+  }),
+  defineCheck({
+    id: 'auth/scheme-case-insensitive',
+    clause: '5.2',
+    level: 'reference',
+    title: 'The key is accepted with the scheme written `bearer`, as scheme names are case-insensitive',
+    source: clauseDecision('5.2', 'RFC 9110 §11.1'),
+    async run(context) {
+      const answer = await context.send({ method: 'GET', path: '/pets?limit=1', credential: 'lower-case-scheme', operation: 'listPets' });
+      const pets = expectPets(answer, '200 with Pets: `bearer <key>` is the same credential as `Bearer <key>` (RFC 9110 §11.1)');
+      return `200 with ${pets.length} pet(s)`;
+    },
+  }),
+];
+
+/** The checks of authentication [spec 5]. */
+export const AUTH_CHECKS: readonly Check[] = [...REQUIRED_KEY_CHECKS, ...CHALLENGE_CHECKS];

@@ -1,0 +1,168 @@
+import { UnreachableServerError } from './exchange.js';
+import { formatList, formatResult, formatSummary, summarize, toJsonReport, toJunitXml } from './report.js';
+import { DEFAULT_TIMEOUT_MS, listChecks, newRunId, runConformance } from './run.js';
+import { LEVELS } from './types.js';
+import type { ConformanceFetch, Level } from './types.js';
+
+/** What the command reads and writes, passed in so that it runs on any runtime. */
+export interface CommandIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Default: the global `fetch`. */
+  fetch?: ConformanceFetch;
+  /** Writes a file, for `--junit-report`; without it that option is refused. */
+  writeFile?(path: string, text: string): Promise<void>;
+}
+
+const HELP = `petstore-reference conformance: checks a server against the Petstore interface 1.0.0 over HTTP.
+
+Usage: petstore-reference conformance <baseUrl> --key <apiKey> [options]
+       petstore-reference conformance --list [--level reference] [--only ...] [--skip ...]
+
+  <baseUrl>               the server's base URL, version prefix included,
+                          e.g. http://127.0.0.1:8080/v1
+
+Options:
+  --key <apiKey>          a key the server accepts, sent as "Authorization: Bearer <apiKey>"
+  --level spec|reference  spec (default): what the interface states; reference: also this
+                          project's documented decisions where the interface is silent
+  --only <selector>       run only these checks: an id (auth/missing-key/listPets), a group
+                          (auth) or a section (4.1; 4 takes 4.x too). Repeat or comma-separate.
+  --skip <selector>       leave these checks out; the same selectors
+  --timeout <ms>          time each request gets, reading the answer included (default ${DEFAULT_TIMEOUT_MS})
+  --json                  print the results as JSON instead of one line per check
+  --junit-report <path>   also write the results as JUnit XML to this file
+  --list                  list the selected checks (id, section, level, title); send nothing
+  --run-id <id>           name this run's pets conformance-<id>-... (default: random)
+  -h, --help              print this text
+
+A run only creates pets, each named conformance-<runId>-..., never assumes an empty store or
+particular ids, and sends at most 400 requests, so it is safe against a live server.
+
+Exit status: 0 every selected check passed; 1 a check failed or was skipped;
+             2 a usage error or an unreachable server (the message says which).
+`;
+
+/** A mistake in the command line: reported in one line with exit status 2. */
+class UsageError extends Error {}
+
+/** The command line, parsed. */
+interface CommandLine {
+  positionals: string[];
+  flags: Set<string>;
+  values: Map<string, string>;
+  only: string[];
+  skip: string[];
+}
+
+const FLAGS = ['--json', '--list', '--help', '-h'];
+const VALUED = ['--key', '--level', '--only', '--skip', '--timeout', '--junit-report', '--run-id'];
+
+/** Splits the arguments into positionals, flags and options with values (`--name value` or `--name=value`). */
+function parseCommandLine(argv: readonly string[]): CommandLine {
+  const line: CommandLine = { positionals: [], flags: new Set(), values: new Map(), only: [], skip: [] };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string;
+    if (argument === '--') {
+      line.positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (!argument.startsWith('-') || argument === '-') {
+      line.positionals.push(argument);
+      continue;
+    }
+    const equals = argument.indexOf('=');
+    const name = equals === -1 ? argument : argument.slice(0, equals);
+    if (FLAGS.includes(name)) {
+      if (equals !== -1) throw new UsageError(`${name} takes no value`);
+      line.flags.add(name);
+      continue;
+    }
+    if (!VALUED.includes(name)) throw new UsageError(`unknown option ${JSON.stringify(argument.slice(0, 50))}`);
+    const value = equals === -1 ? argv[++index] : argument.slice(equals + 1);
+    if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+    if (name === '--only' || name === '--skip') line[name === '--only' ? 'only' : 'skip'].push(...value.split(',').map((part) => part.trim()).filter((part) => part !== ''));
+    else if (line.values.has(name)) throw new UsageError(`${name} is given more than once`);
+    else line.values.set(name, value);
+  }
+  return line;
+}
+
+function levelOf(line: CommandLine): Level {
+  const level = line.values.get('--level') ?? 'spec';
+  const known = LEVELS.find((candidate) => candidate === level);
+  if (known === undefined) throw new UsageError(`--level must be ${LEVELS.join(' or ')}, not ${JSON.stringify(level.slice(0, 50))}`);
+  return known;
+}
+
+function timeoutOf(line: CommandLine): number {
+  const text = line.values.get('--timeout');
+  if (text === undefined) return DEFAULT_TIMEOUT_MS;
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) === 0) throw new UsageError(`--timeout must be a positive number of milliseconds, not ${JSON.stringify(text.slice(0, 50))}`);
+  return Number(text);
+}
+
+/** `--list`: the selected checks, as a table or JSON. */
+function listCommand(line: CommandLine, io: CommandIo): number {
+  const checks = listChecks({ level: levelOf(line), only: line.only, skip: line.skip });
+  io.stdout(line.flags.has('--json') ? `${JSON.stringify(checks, null, 2)}\n` : `${formatList(checks)}\n`);
+  return 0;
+}
+
+/** A run: the results as lines (or JSON), the JUnit report if asked for, and the exit status. */
+async function runCommand(line: CommandLine, io: CommandIo): Promise<number> {
+  const [baseUrl, ...extra] = line.positionals;
+  if (baseUrl === undefined) throw new UsageError('the base URL is missing, e.g. http://127.0.0.1:8080/v1');
+  if (extra.length > 0) throw new UsageError(`one base URL only; also given ${JSON.stringify(extra[0]?.slice(0, 50))}`);
+  const apiKey = line.values.get('--key');
+  if (apiKey === undefined) throw new UsageError('--key is missing: a key the server accepts');
+  const reportPath = line.values.get('--junit-report');
+  const { writeFile } = io;
+  if (reportPath !== undefined && writeFile === undefined) throw new UsageError('--junit-report needs a file system, which this runtime was not given');
+  const isJson = line.flags.has('--json');
+  const level = levelOf(line);
+  const runId = line.values.get('--run-id') ?? newRunId();
+  if (!isJson) io.stdout(`Petstore conformance, level ${level}, of ${baseUrl}; the pets this run creates are named conformance-${runId}-...\n`);
+  const results = await runConformance({
+    baseUrl, apiKey, level, runId, only: line.only, skip: line.skip, timeoutMs: timeoutOf(line),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(isJson ? {} : { onResult: (result) => io.stdout(`${formatResult(result)}\n`) }),
+  });
+  const summary = summarize(results);
+  io.stdout(isJson ? toJsonReport({ baseUrl, level, runId }, results) : `${formatSummary(summary)}\n`);
+  if (reportPath !== undefined && writeFile !== undefined) {
+    try {
+      await writeFile(reportPath, toJunitXml({ baseUrl, level }, results));
+    } catch (error) {
+      throw new UsageError(`cannot write the JUnit report to ${reportPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return summary.failed + summary.skipped === 0 ? 0 : 1;
+}
+
+/**
+ * `petstore-reference conformance`: parses the arguments, runs or lists the checks, writes the
+ * output, and resolves to the exit status: 0 when every selected check passed, 1 when one failed or
+ * was skipped, 2 for a usage error or an unreachable server.
+ */
+export async function runConformanceCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  try {
+    const line = parseCommandLine(argv);
+    if (line.flags.has('--help') || line.flags.has('-h')) {
+      io.stdout(HELP);
+      return 0;
+    }
+    return line.flags.has('--list') ? listCommand(line, io) : await runCommand(line, io);
+  } catch (error) {
+    if (error instanceof UnreachableServerError) {
+      io.stderr(`petstore-reference conformance: ${error.message}\n`);
+      return 2;
+    }
+    // TypeErrors here come from checking the options (an invalid URL, key, selector or run id).
+    if (error instanceof UsageError || error instanceof TypeError) {
+      io.stderr(`petstore-reference conformance: ${error.message}; see --help\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

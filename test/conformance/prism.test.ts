@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runConformance } from '../../conformance/index.js';
+import type { CheckResult, Level } from '../../conformance/index.js';
+import { hasPrism, startPrism } from './support/targets.js';
+import type { Target } from './support/targets.js';
+
+/**
+ * What `prism mock openapi.json` fails, as recorded in docs/conformance-kit.md. A mock validates
+ * requests against the document and answers its examples, but keeps no state and knows nothing of
+ * the interface's rules. When this changes, rerun `npx tsx scripts/conformance-table.ts` and update
+ * the table in docs/conformance-kit.md with it.
+ */
+const PRISM_DEPARTURES: Record<Level, { fail: readonly string[]; skip: readonly string[] }> = {
+  spec: {
+    fail: [
+      'auth/invalid-key/listPets', 'auth/invalid-key/createPet', 'auth/invalid-key/getPet',
+      'list/status-filter', 'create/created', 'create/without-status', 'create/distinct-ids', 'get/created-pet', 'get/missing-pet',
+    ],
+    skip: [],
+  },
+  reference: {
+    fail: [
+      'auth/invalid-key/listPets', 'auth/invalid-key/createPet', 'auth/invalid-key/getPet', 'auth/challenge/missing-key', 'auth/challenge/invalid-key',
+      'auth/scheme-case-insensitive', 'list/status-filter', 'list/limit-clamped-low', 'list/limit-clamped-high', 'list/invalid-limit', 'list/invalid-status',
+      'paging/last-page', 'create/created', 'create/without-status', 'create/distinct-ids', 'create/location', 'create/no-default-status',
+      'create/unknown-field', 'create/every-violation-listed', 'create/invalid-json', 'create/payload-too-large', 'get/created-pet', 'get/missing-pet',
+      'get/invalid-pet-id', 'deprecation/getPet', 'deprecation/getPet-errors', 'http/method-not-allowed', 'http/head/listPets', 'http/head/getPet',
+      'http/unknown-path', 'http/auth-first', 'document/listPets', 'document/createPet', 'document/getPet',
+    ],
+    skip: ['paging/link-next'],
+  },
+};
+
+/** Without prism installed the test skips, except under CI, where a missing devDependency is a failure. */
+const isMissing = !hasPrism() && process.env['CI'] !== 'true';
+
+describe('the conformance kit against prism mock of openapi.json', { skip: isMissing ? 'prism is not installed (npm ci installs @stoplight/prism-cli)' : false }, () => {
+  let target: Target | undefined;
+  const results: Partial<Record<Level, CheckResult[]>> = {};
+
+  before(async () => {
+    if (!hasPrism()) throw new Error('prism is not installed, and CI=true: npm ci must install the devDependency @stoplight/prism-cli');
+    target = await startPrism();
+    for (const level of ['spec', 'reference'] as const) results[level] = await runConformance({ baseUrl: target.baseUrl, apiKey: target.apiKey, level });
+  });
+
+  after(async () => {
+    await target?.close();
+  });
+
+  function result(level: Level, id: string): CheckResult {
+    const found = results[level]?.find((candidate) => candidate.id === id);
+    assert.ok(found !== undefined, id);
+    return found;
+  }
+
+  test('prism mock accepts any bearer token, so every operation fails auth/invalid-key [5.4]', () => {
+    for (const operation of ['listPets', 'createPet', 'getPet']) {
+      const { outcome, failure } = result('spec', `auth/invalid-key/${operation}`);
+      assert.equal(outcome, 'fail');
+      assert.match(failure?.received ?? '', /^20[01] /);
+    }
+  });
+
+  test('prism mock answers 200 for a pet no one created, failing get/missing-pet [4.3]', () => {
+    const { outcome, failure } = result('spec', 'get/missing-pet');
+    assert.equal(outcome, 'fail');
+    assert.match(failure?.received ?? '', /^200 /);
+  });
+
+  test('prism mock keeps no state: the created Pet echoes nothing sent, and getPet does not find it', () => {
+    for (const id of ['create/created', 'get/created-pet']) {
+      assert.equal(result('spec', id).outcome, 'fail');
+      assert.match(result('spec', id).failure?.received ?? '', /"name":"string"/);
+    }
+  });
+
+  for (const level of ['spec', 'reference'] as const) {
+    test(`prism mock fails exactly the ${level}-level checks recorded in docs/conformance-kit.md`, () => {
+      const ran = results[level] ?? [];
+      assert.deepEqual(ran.filter((candidate) => candidate.outcome === 'fail').map((candidate) => candidate.id), PRISM_DEPARTURES[level].fail);
+      assert.deepEqual(ran.filter((candidate) => candidate.outcome === 'skip').map((candidate) => candidate.id), PRISM_DEPARTURES[level].skip);
+    });
+  }
+});
