@@ -123,6 +123,10 @@ async function checkCommand(part: string): Promise<string | undefined> {
     const isTested = await exists(join(ROOT, 'test', 'examples', `${example[2]}.test.ts`));
     return (await exists(join(ROOT, example[1]))) && isTested ? `${example[1]}, run by its test` : undefined;
   }
+  // Run from a packed and installed tarball against a live server by test/conformance/package.test.ts.
+  if (command.startsWith('npx petstore-reference conformance ')) {
+    return (await exists(join(ROOT, 'test', 'conformance', 'package.test.ts'))) ? 'the conformance command, run by its package test' : undefined;
+  }
   // Its compiled form is started by test/package.test.ts.
   if (command === 'node dist/cli/main.js') return (await exists(join(ROOT, 'cli', 'main.ts'))) ? 'the compiled server' : undefined;
   return undefined;
