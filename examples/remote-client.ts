@@ -34,7 +34,7 @@ export async function main(target: RemoteTarget | undefined, log: (line: string)
     }
     log(`created ${created.length} pets`);
 
-    // Follows `Link: rel="next"` until the last page [spec 4.1 limit, plus the `after` cursor].
+    // Follows `Link: rel="next"` until the last page [spec 4.1: `limit`], plus the `after` cursor.
     let seen = 0;
     for await (const pet of client.pets({ pageSize: 10 })) seen += pet.name.startsWith('Pet ') ? 1 : 0;
     log(`iterated ${seen} pets in pages of 10`);
