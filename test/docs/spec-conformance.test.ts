@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DOCUMENT = await readFile(resolve(ROOT, 'docs', 'spec-conformance.md'), 'utf8');
-const SPEC = resolve(ROOT, '..', 'shared', 'spec', 'petstore-interface.md');
+// The interface as the repository states it, with the spec's section numbers.
+const SPEC = resolve(ROOT, 'docs', 'interface.md');
 
 /** The last two cells of each table row: the code and the test it cites. */
 function citations(markdown: string): { row: string; code: string; tests: string }[] {
@@ -59,7 +60,7 @@ describe('docs/spec-conformance.md', () => {
 
   test('docs/spec-conformance.md has a row for every section of the spec', async () => {
     const spec = await readFile(SPEC, 'utf8');
-    const sections = [...spec.matchAll(/^## (\d)\./gm)].map((match) => match[1]);
+    const sections = [...spec.matchAll(/^## (\d)[. ]/gm)].map((match) => match[1]);
     assert.deepEqual(sections, ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
     const clauses = new Set(citations(DOCUMENT.slice(0, DOCUMENT.indexOf('## Where the spec is silent'))).map(({ row }) => /^\| (\d)/.exec(row)?.[1]));
     for (const section of sections) assert.ok(clauses.has(section), `section ${section}`);
