@@ -30,8 +30,11 @@ const PROJECT_SCRIPT = 'dist/cli/main.js';
 /** The comparison servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
 const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';
 
-/** The servers compared, in the order of the first round. */
-export const SERVERS = ['project', 'baseline', 'fastify'] as const;
+/**
+ * The servers compared, in the order of the first round: the project's twice, without and with
+ * metrics (`PETSTORE_METRICS=true`), so the cost of metrics is a ratio measured in the same run.
+ */
+export const SERVERS = ['project', 'project-metrics', 'baseline', 'fastify'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 /** What wrk measured for one scenario on one server in one round. */
@@ -118,14 +121,28 @@ async function prefillOverHttp(origin: string): Promise<void> {
   }
 }
 
+/**
+ * Checks that the server started with `PETSTORE_METRICS=true` really counts: a server that ignored
+ * the setting would make the cost of metrics look like nothing.
+ */
+async function checkMetricsOn(origin: string): Promise<void> {
+  const response = await fetch(`${origin}/metrics`);
+  const text = await response.text();
+  if (response.status !== 200 || !/^petstore_http_requests_total\{operation="createPet",status="201"\} 1000$/m.test(text)) {
+    throw new Error(`project-metrics: GET /metrics should count the 1,000 creates of the prefill, but answered ${response.status} ${text.slice(0, 300)}`);
+  }
+}
+
 /** Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets, and gives its origin. */
 async function startBenchServer(server: ServerName): Promise<{ child: ChildProcess; origin: string }> {
-  if (server === 'project') {
-    const env = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
+  if (server === 'project' || server === 'project-metrics') {
+    const env: NodeJS.ProcessEnv = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
+    if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
     const { child, match } = await startProcess([PROJECT_SCRIPT], { core: 0, ready: /Petstore listening on (\S+)\n/, env });
     try {
       const origin = new URL(match[1] as string).origin;
       await prefillOverHttp(origin);
+      if (server === 'project-metrics') await checkMetricsOn(origin);
       return { child, origin };
     } catch (error) {
       await stopProcess(child);
@@ -165,7 +182,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Map<strin
             await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
             const result = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
             results.get(scenario.name)?.get(server)?.push(result);
-            options.log(`round ${round + 1} ${server.padEnd(8)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
+            options.log(`round ${round + 1} ${server.padEnd(15)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
           }
         } finally {
           await stopProcess(child);

@@ -65,6 +65,29 @@ async function packageVersion(name: string): Promise<string> {
   return manifest.version;
 }
 
+/**
+ * The cost of metrics: the project's server with `PETSTORE_METRICS=true` against the same server
+ * without, per scenario, from the same rounds (issue 13: within 5 % of off).
+ */
+function metricsCostLines(http: Awaited<ReturnType<typeof runHttpBench>>): string[] {
+  const lines = ['## Cost of metrics', ''];
+  lines.push('The project\'s server with `PETSTORE_METRICS=true` (`GET /metrics` checked to count the prefill before measuring) against the same server without; medians of the same rounds.', '');
+  lines.push('| scenario | off req/s | on req/s | on / off | p99 off | p99 on |', '|---|---:|---:|---:|---:|---:|');
+  const ratios: number[] = [];
+  for (const scenario of SCENARIOS) {
+    const byServer = http.get(scenario.name);
+    const off = summarise(byServer?.get('project') ?? []);
+    const on = summarise(byServer?.get('project-metrics') ?? []);
+    const ratio = on.requestsPerSecond / off.requestsPerSecond;
+    ratios.push(ratio);
+    lines.push(`| \`${scenario.name}\` | ${format(off.requestsPerSecond)} | ${format(on.requestsPerSecond)} | ${ratio.toFixed(3)}× | ${off.p99Ms.toFixed(2)} ms | ${on.p99Ms.toFixed(2)} ms |`);
+  }
+  const lowest = Math.min(...ratios);
+  lines.push(`| **geometric mean** | | | **${geometricMean(ratios).toFixed(3)}×** | | |`, '');
+  lines.push(`Target: metrics on within 5 % of off in every scenario (≥ 0.95×); the lowest is ${lowest.toFixed(3)}×, ${lowest >= 0.95 ? 'met' : `missed by ${((0.95 - lowest) * 100).toFixed(1)} points`}.`, '');
+  return lines;
+}
+
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2));
   if (!(await hasCommand('wrk'))) {
@@ -90,7 +113,7 @@ async function main(): Promise<void> {
   lines.push('# Benchmark results', '');
   lines.push(`Written by \`npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}\` on ${new Date().toISOString().slice(0, 10)}.`, '');
   lines.push(`Machine: ${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`, '');
-  lines.push(`Method: the project's server is started exactly as \`npm start\` starts it, \`node dist/cli/main.js\` (built by \`npm run build\`) with \`PORT=0 HOST=127.0.0.1 PETSTORE_API_KEYS=<bench key>\`, and filled with 1,000 pets over HTTP (\`POST /v1/pets\` one after the other, every answer checked to be 201 with ids 1 to 1,000 in order); the baseline and fastify servers are compiled by tsc from \`bench/servers/\`, run by plain node and start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; a fresh server process per server and round, servers alternating their order round by round; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
+  lines.push(`Method: the project's server is started exactly as \`npm start\` starts it, \`node dist/cli/main.js\` (built by \`npm run build\`) with \`PORT=0 HOST=127.0.0.1 PETSTORE_API_KEYS=<bench key>\`, and filled with 1,000 pets over HTTP (\`POST /v1/pets\` one after the other, every answer checked to be 201 with ids 1 to 1,000 in order); the baseline and fastify servers are compiled by tsc from \`bench/servers/\`, run by plain node and start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${settings.connections} keep-alive connections; a fresh server process per server and round, servers alternating their order round by round; the project's server runs twice per round, without and with \`PETSTORE_METRICS=true\`; ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s measured per scenario. Every response is checked: each scenario's exact status once before measuring, and wrk's count of non-2xx answers must be 0 (or all of them, for the 401 scenario). Figures are medians over the ${settings.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '');
   lines.push('## HTTP', '');
   lines.push('| scenario | project req/s | baseline req/s | fastify req/s | project / fastify | project / baseline | p99 project | p99 baseline | p99 fastify |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -98,7 +121,7 @@ async function main(): Promise<void> {
   const versusBaseline: number[] = [];
   for (const scenario of SCENARIOS) {
     const byServer = http.get(scenario.name);
-    const [project, baseline, fastify] = SERVERS.map((server) => summarise(byServer?.get(server) ?? []));
+    const [project, baseline, fastify] = (['project', 'baseline', 'fastify'] as const).map((server) => summarise(byServer?.get(server) ?? []));
     if (project === undefined || baseline === undefined || fastify === undefined) continue;
     const ratioFastify = project.requestsPerSecond / fastify.requestsPerSecond;
     const ratioBaseline = project.requestsPerSecond / baseline.requestsPerSecond;
@@ -117,6 +140,7 @@ async function main(): Promise<void> {
   target('`GET /v1/pets?limit=20`', 1.35, versusFastify[0] ?? 0);
   target('`GET /v1/pets?limit=100&status=available`', 1.8, versusFastify[1] ?? 0);
   lines.push('', 'Why the misses are where they are, and what was tried: [docs/performance.md](../docs/performance.md).', '');
+  lines.push(...metricsCostLines(http));
   lines.push('All rounds (req/s):', '', '| scenario | server | rounds |', '|---|---|---|');
   for (const scenario of SCENARIOS) {
     for (const server of SERVERS) {

@@ -29,9 +29,9 @@ export interface PostgresConfig {
 const CONNECT_TIMEOUT_MILLISECONDS = 5_000;
 
 /**
- * How long an insert may wait for the table's insert lock before answering 503: far above the
- * queue a busy table builds (one commit per lock holder), but it stops a stray session that holds
- * the lock from hanging every create.
+ * How long a statement may wait for a lock before answering 503. Creates hold the table's insert
+ * lock in shared mode and never wait for each other; this stops a stray session that holds it
+ * exclusively (or a long `ALTER TABLE`) from hanging every create.
  */
 const LOCK_TIMEOUT_MILLISECONDS = 10_000;
 

@@ -16,6 +16,15 @@ export interface StorageConfig {
   log: (line: string) => void;
 }
 
+/** The storages the server runs on, as logs and metrics name them. */
+export type StorageKind = 'memory' | 'file' | 'postgres';
+
+/** Which storage a configuration names. */
+export function storageKindOf(config: Omit<StorageConfig, 'log'>): StorageKind {
+  if (config.dataFile !== undefined) return 'file';
+  return config.databaseUrl === undefined ? 'memory' : 'postgres';
+}
+
 /** Opens the storage the configuration names; the in-memory storage when it names none. */
 export async function openStorage(config: StorageConfig): Promise<PetStorage> {
   if (config.dataFile !== undefined) return createFileStorage(config.dataFile, { log: config.log, ...(config.durability === undefined ? {} : { durability: config.durability }) });

@@ -3,11 +3,11 @@ import { repairFile } from '../lib/storage/file/index.js';
 import type { StorageConfig } from './open-storage.js';
 
 /**
- * The `--repair` maintenance command: repairs the data file `PETSTORE_DATA` names (backup, then cut
+ * The `repair` maintenance command: repairs the data file `--data` (`PETSTORE_DATA`) names (backup, then cut
  * at the first bad record) and returns the one line to print. Refuses while a server holds the file.
  */
 export async function repairStorage(config: StorageConfig): Promise<string> {
-  if (config.dataFile === undefined) throw new PetstoreError('bad_request', '--repair needs PETSTORE_DATA: the data file to repair');
+  if (config.dataFile === undefined) throw new PetstoreError('bad_request', 'repair needs --data (or PETSTORE_DATA): the data file to repair');
   const report = await repairFile(config.dataFile, { log: config.log });
   if (report.cutAt === undefined) return `${report.path}: no damage found, nothing changed (${report.pets} pets)`;
   const reserved = report.reservedId === undefined ? '' : `; ids up to ${report.reservedId} stay reserved`;

@@ -1,11 +1,18 @@
 import { ERROR_CODES, PetstoreError, isPetStatus } from '../lib/index.js';
-import type { ErrorBody, ErrorCode, ErrorDetail, Pet } from '../lib/index.js';
+import type { ErrorBody, ErrorCode, ErrorDetail, Pet, PetstoreErrorOptions } from '../lib/index.js';
 
 /** Where an answer came from, for messages. */
 export interface AnswerSource {
   method: string;
   url: string;
   status: number;
+  /** The answer's `X-Request-Id`, when it carried one: the id the server logged the request under. */
+  requestId?: string | undefined;
+}
+
+/** The options of a PetstoreError made from an answer: the request id it carried, and the details or cause given. */
+function errorOptions(source: AnswerSource, options: PetstoreErrorOptions): PetstoreErrorOptions {
+  return source.requestId === undefined ? options : { ...options, requestId: source.requestId };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -22,7 +29,7 @@ function isErrorDetail(value: unknown): value is ErrorDetail {
 
 /** The answer is not the interface's: a proxy's page, a wrong base URL, another service. */
 export function unexpectedAnswer(source: AnswerSource, problem: string, cause?: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Unexpected answer to ${source.method} ${source.url}: HTTP ${source.status}, ${problem}`, cause === undefined ? {} : { cause });
+  return new PetstoreError('unavailable', `Unexpected answer to ${source.method} ${source.url}: HTTP ${source.status}, ${problem}`, errorOptions(source, cause === undefined ? {} : { cause }));
 }
 
 /** Parses a body as JSON, or undefined when it is not JSON. */
@@ -49,7 +56,7 @@ function asErrorBody(value: unknown, status: number): ErrorBody | undefined {
 export function errorFromAnswer(source: AnswerSource, text: string, contentType: string | null): PetstoreError {
   const body = asErrorBody(parseJson(text), source.status);
   if (body === undefined) return unexpectedAnswer(source, `not an Error body (Content-Type ${JSON.stringify(contentType)}): ${JSON.stringify(text.slice(0, 200))}`);
-  return new PetstoreError(body.code, body.message, body.details === undefined ? {} : { details: body.details });
+  return new PetstoreError(body.code, body.message, errorOptions(source, body.details === undefined ? {} : { details: body.details }));
 }
 
 /** Narrows a parsed value to a Pet [spec 2], as a fresh frozen object with only the Pet fields, like the in-process store hands out. */

@@ -55,8 +55,9 @@ function warnOnce(): (notice: DeprecationNotice) => void {
 /**
  * A typed client of the HTTP interface with the same operations, arguments and results as the
  * in-process store (`PetstoreApi`), so embedding code can switch between the two. Failures are the
- * same PetstoreErrors the server sent; an answer that is not the interface's, or no answer at all,
- * is an `unavailable` PetstoreError.
+ * same PetstoreErrors the server sent, with the answer's `X-Request-Id` as `requestId` (the id to
+ * look for in the server's log); an answer that is not the interface's, or no answer at all, is an
+ * `unavailable` PetstoreError.
  */
 export class PetstoreClient implements PetstoreApi {
   readonly #baseUrl: string;
@@ -157,7 +158,7 @@ export class PetstoreClient implements PetstoreApi {
     }
     const notice = readDeprecation(response.headers, operation, url);
     if (notice !== undefined) this.#onDeprecation(notice);
-    return { method, url, status: response.status, response, text };
+    return { method, url, status: response.status, requestId: response.headers.get('x-request-id') ?? undefined, response, text };
   }
 
   #failure(answer: Answer): PetstoreError {

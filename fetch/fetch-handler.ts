@@ -1,8 +1,8 @@
 import { BodyAbortedError, createRequestCore, NO_BODY } from '../http/index.js';
 import type { CoreRequest, CoreResponse, RequestBody, RequestCoreOptions } from '../http/index.js';
 
-/** Options of createFetchHandler: those of the request core (store, apiKeys, basePath, bodyLimit, logError, jsonCacheSize). */
-export type FetchHandlerOptions = Omit<RequestCoreOptions, 'servesServerRoutes'>;
+/** Options of createFetchHandler: those of the request core (store, apiKeys, basePath, bodyLimit, log, logError, jsonCacheSize, corsOrigins). */
+export type FetchHandlerOptions = Omit<RequestCoreOptions, 'serverRoutes'>;
 
 /** A fetch-API handler, as Deno.serve, Bun.serve, edge workers and hono's `mount` take it. */
 export type FetchHandler = (request: Request) => Promise<Response>;

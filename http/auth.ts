@@ -1,6 +1,6 @@
 import { PetstoreError } from '../lib/index.js';
 import { errorResponse } from './error-response.js';
-import type { CoreResponse } from './response.js';
+import type { BareResponse } from './response.js';
 import { digestsEqual, sha256 } from './sha256.js';
 
 /** Realm named in every `WWW-Authenticate` challenge. */
@@ -18,6 +18,24 @@ const VERDICT_CACHE_SIZE = 256;
 /** The outcome of checking a request's `Authorization` header. */
 export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
 
+/** Why a list of keys cannot be used, or undefined when it can; the reason never quotes a key. */
+export function apiKeysProblem(apiKeys: unknown): string | undefined {
+  if (!Array.isArray(apiKeys)) return '`apiKeys` must be a list of keys';
+  if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
+  for (const key of apiKeys as readonly unknown[]) {
+    if (typeof key !== 'string' || key.length === 0 || /[\s\u0000-\u001f\u007f]/.test(key)) {
+      return 'every API key must be a non-empty string without white space or control characters';
+    }
+  }
+  return undefined;
+}
+
+/** Throws a TypeError naming `caller` when a list of keys cannot be used. */
+export function checkApiKeys(caller: string, apiKeys: unknown): asserts apiKeys is readonly string[] {
+  const problem = apiKeysProblem(apiKeys);
+  if (problem !== undefined) throw new TypeError(`${caller}: ${problem}`);
+}
+
 /**
  * Checks `Authorization: Bearer <key>` headers against the configured keys [spec 5].
  *
@@ -29,12 +47,7 @@ export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
  * cannot fill the set, and every guess pays the full comparison.
  */
 export function createAuthenticator(apiKeys: readonly string[]): (authorization: string | undefined) => AuthVerdict {
-  if (apiKeys.length === 0) throw new TypeError('createAuthenticator: `apiKeys` must list at least one key');
-  for (const key of apiKeys) {
-    if (typeof key !== 'string' || key.length === 0 || /[\s\u0000-\u001f\u007f]/.test(key)) {
-      throw new TypeError('createAuthenticator: every API key must be a non-empty string without white space or control characters');
-    }
-  }
+  checkApiKeys('createAuthenticator', apiKeys);
   const keyDigests = apiKeys.map(sha256);
   const accepted = new Set<string>();
 
@@ -65,7 +78,7 @@ export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreEr
 }
 
 /** The two 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
-export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, CoreResponse>> = {
+export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, BareResponse>> = {
   missing: errorResponse(authError('missing'), { logError: () => undefined }),
   invalid: errorResponse(authError('invalid'), { logError: () => undefined }),
 };

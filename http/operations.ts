@@ -3,9 +3,11 @@ import type { HeaderList, OperationName, Petstore } from '../lib/index.js';
 import { readJsonBody } from './body.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
+import { checkReadiness } from './readiness.js';
+import type { ReadinessOptions } from './readiness.js';
 import type { CoreRequest } from './request.js';
-import { jsonResponse } from './response.js';
-import type { CoreResponse } from './response.js';
+import { jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse } from './response.js';
+import type { BareResponse } from './response.js';
 
 /** One call of an operation: the request and what routing made of it. */
 export interface OperationCall {
@@ -21,7 +23,7 @@ export interface OperationCall {
 
 /** What an operation does, and the headers every one of its answers carries, errors included. */
 export interface Operation {
-  run(call: OperationCall): CoreResponse | Promise<CoreResponse>;
+  run(call: OperationCall): BareResponse | Promise<BareResponse>;
   headers?(publicBase: string): HeaderList;
 }
 
@@ -31,15 +33,40 @@ export interface OperationsContext {
   basePath: string;
   bodyLimit: number;
   jsonCacheSize: number | undefined;
+  /** What `/readyz` asks beside the storage. */
+  readiness: ReadinessOptions;
+  /** The text `/metrics` answers; undefined when metrics are off (the route is not served then). */
+  metricsText: (() => string) | undefined;
 }
 
 const NO_HEADERS: HeaderList = [];
 const CREATE_ACTION = 'Cannot create pet';
 const HEALTHY = JSON.stringify({ status: 'ok' });
+const READY = JSON.stringify({ status: 'ready' });
 
 /** The headers of the deprecated `getPet` [spec 4.3]: when it was deprecated (RFC 9745), when it goes (RFC 8594), and its successor. */
 function deprecationHeaders(publicBase: string): HeaderList {
   return ['Deprecation', `@${GET_PET_DEPRECATED_AT}`, 'Sunset', GET_PET_SUNSET, 'Link', `<${publicBase}/pets>; rel="successor-version"`];
+}
+
+/** The standalone server's own operations: liveness, readiness and metrics. */
+function serverOperations(context: OperationsContext): Record<'checkHealth' | 'checkReadiness' | 'getMetrics', Operation> {
+  const { store, readiness, metricsText } = context;
+  return {
+    checkHealth: { run: (call) => jsonResponse(200, HEALTHY, NO_HEADERS, call.isHead) },
+    checkReadiness: {
+      async run(call) {
+        await checkReadiness(store, readiness);
+        return jsonResponse(200, READY, NO_HEADERS, call.isHead);
+      },
+    },
+    getMetrics: {
+      run(call) {
+        if (metricsText === undefined) throw new PetstoreError('not_found', 'Metrics are off on this server');
+        return textResponse(200, metricsText(), PROMETHEUS_TEXT_TYPE, call.isHead);
+      },
+    },
+  };
 }
 
 /** Every operation the route table names, over one store, with the JSON caches they share. */
@@ -83,6 +110,6 @@ export function createOperations(context: OperationsContext): Record<OperationNa
       headers: getPetHeaders,
     },
     getOpenApiDescription: { run: (call) => jsonResponse(200, openApiJson, NO_HEADERS, call.isHead) },
-    checkHealth: { run: (call) => jsonResponse(200, HEALTHY, NO_HEADERS, call.isHead) },
+    ...serverOperations(context),
   };
 }

@@ -25,9 +25,9 @@ function compile(route: Route): CompiledRoute {
   return { route, allow, prefix: route.path.slice(0, open), hasParameter: true };
 }
 
-/** The routes of one scope, matched in table order. */
-export function createRouter(scope: RouteScope): (path: string) => RouteMatch | undefined {
-  const routes = ROUTES.filter((route) => route.scope === scope).map(compile);
+/** The routes of one scope that `isServed` keeps (all by default), matched in table order. */
+export function createRouter(scope: RouteScope, isServed: (route: Route) => boolean = () => true): (path: string) => RouteMatch | undefined {
+  const routes = ROUTES.filter((route) => route.scope === scope && isServed(route)).map(compile);
   return function match(path) {
     for (const { route, allow, prefix, hasParameter } of routes) {
       if (!hasParameter) {

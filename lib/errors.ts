@@ -42,6 +42,8 @@ export interface PetstoreErrorOptions {
   cause?: unknown;
   /** Headers the answer to this error carries, such as `Allow` on a 405 or a challenge on a 401. */
   headers?: HeaderList;
+  /** The `X-Request-Id` of the answer that reported this error, as the client sets it: the id to find in the server's log. */
+  requestId?: string;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -52,6 +54,8 @@ export class PetstoreError extends Error {
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: HeaderList;
+  /** The id of the failed request, when a client learned it from the server's answer (`X-Request-Id`); never part of the Error body. */
+  readonly requestId: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +64,7 @@ export class PetstoreError extends Error {
     this.status = ERROR_CODES[code];
     this.details = options.details;
     this.headers = options.headers ?? NO_HEADERS;
+    this.requestId = options.requestId;
   }
 
   /** The Error body for this error. */

@@ -9,6 +9,8 @@ export { createMemoryStorage } from './storage/memory/memory-storage.js';
 export { PetIndex } from './storage/memory/pet-index.js';
 export { createPetstore } from './petstore.js';
 export type { Petstore, PetstoreOptions } from './petstore.js';
+export { seedPets } from './seed.js';
+export type { SeedReport } from './seed.js';
 export type { NewPet, Pet, PetStatus } from './pet.js';
 export type { EffectiveListQuery, ListPetsQuery, PetPage, PetstoreApi } from './petstore.js';
 export type { PetStorage, StorageListQuery } from './storage/storage.js';

@@ -1,5 +1,5 @@
 /** The operations a route can run: the interface's three [spec 4] and the ones this project adds around them. */
-export type OperationName = 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'checkHealth';
+export type OperationName = 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'checkHealth' | 'checkReadiness' | 'getMetrics';
 
 /** The request methods a route maps to operations; HEAD runs the GET operation without a body [RFC 9110 §9.3.2]. */
 export type RouteMethod = 'GET' | 'POST';
@@ -28,6 +28,10 @@ export const ROUTES: readonly Route[] = [
   { path: '/openapi.json', operations: { GET: 'getOpenApiDescription' }, isPublic: true, scope: 'api' },
   // Liveness for load balancers; only the standalone server answers it, outside the interface.
   { path: '/healthz', operations: { GET: 'checkHealth' }, isPublic: true, scope: 'server' },
+  // Readiness: whether the storage answers and shutdown has not begun; it reveals no pet and no key.
+  { path: '/readyz', operations: { GET: 'checkReadiness' }, isPublic: true, scope: 'server' },
+  // Prometheus metrics, only when the operator turns them on; without a key, since a scraper's key could create pets.
+  { path: '/metrics', operations: { GET: 'getMetrics' }, isPublic: true, scope: 'server' },
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import { errorResponse, logToConsole } from '../http/index.js';
+import { errorResponse, logToConsole, newRequestId, REQUEST_ID_HEADER } from '../http/index.js';
 import { PetstoreError } from '../lib/index.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
@@ -18,12 +18,15 @@ function errorFor(code: string | undefined): PetstoreError {
   }
 }
 
-/** The raw bytes of an Error response that closes the connection, for sockets Node's parser gave up on. */
+/**
+ * The raw bytes of an Error response that closes the connection, for sockets Node's parser gave up
+ * on; with a new request id like every answer (the request's own, if any, was never parsed).
+ */
 export function rawErrorResponse(error: PetstoreError): string {
   const { status, headers, body } = errorResponse(error, { logError: logToConsole });
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
   for (let index = 0; index < headers.length; index += 2) head += `${headers[index]}: ${headers[index + 1]}\r\n`;
-  return `${head}Connection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
+  return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
 /** The socket's in-flight response, if Node has started one (an internal field, read defensively). */

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequestCore } from '../http/index.js';
-import type { CoreResponse, RequestCoreOptions } from '../http/index.js';
+import type { CoreResponse, RequestCore, RequestCoreOptions } from '../http/index.js';
 import { closeAfterAnswer, closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
 import { toCoreRequest } from './node-request.js';
+import type { Observation } from './request-observer.js';
 import { writeResponse } from './responses.js';
 
-/** Options of createHandler: those of the request core. */
-export type HandlerOptions = Omit<RequestCoreOptions, 'servesServerRoutes'>;
+/** Options of createHandler: those of the request core, without the standalone server's own routes. */
+export type HandlerOptions = Omit<RequestCoreOptions, 'serverRoutes'>;
 
 /** A `node:http` request listener; `next` (Express/Connect style) receives requests outside the base path. */
 export type PetstoreHandler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -21,7 +22,8 @@ function closesConnection(answer: CoreResponse): boolean {
 }
 
 /** Writes the core's answer, deciding first whether the connection may carry another request after it. */
-function answer(request: IncomingMessage, response: ServerResponse, reply: CoreResponse): void {
+function answer(request: IncomingMessage, response: ServerResponse, reply: CoreResponse, observation: Observation | undefined): void {
+  observation?.answered(reply);
   // The client went away mid-body: there is nobody to answer.
   if (request.socket.destroyed) return;
   if (reply.status >= 400) {
@@ -31,17 +33,16 @@ function answer(request: IncomingMessage, response: ServerResponse, reply: CoreR
   writeResponse(response, reply);
 }
 
-/** Creates the `node:http` listener over the request core; a thin translation with the connection-level care in this folder. */
-export function createNodeListener(options: RequestCoreOptions, caller: string): PetstoreHandler {
-  const core = createRequestCore(options, caller);
-  return function handlePetstore(request, response, next) {
-    // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
-    if (isOnClosingConnection(request)) return;
-    if (next !== undefined && !core.isOwnTarget(request.url ?? '/')) return next();
-    const reply = core.handle(toCoreRequest(request, response));
-    if (reply instanceof Promise) void reply.then((settled) => answer(request, response, settled));
-    else answer(request, response, reply);
-  };
+/**
+ * Answers a `node:http` request with the request core: a thin translation with the connection-level
+ * care in this folder. The standalone server's `observation` learns when the core took the request
+ * and what it answered.
+ */
+export function answerWithCore(core: RequestCore, request: IncomingMessage, response: ServerResponse, observation?: Observation): void {
+  observation?.enterCore();
+  const reply = core.handle(toCoreRequest(request, response));
+  if (reply instanceof Promise) void reply.then((settled) => answer(request, response, settled, observation));
+  else answer(request, response, reply, observation);
 }
 
 /**
@@ -49,5 +50,11 @@ export function createNodeListener(options: RequestCoreOptions, caller: string):
  * server or a framework; requests outside the base path go to `next` when one is given.
  */
 export function createHandler(options: HandlerOptions): PetstoreHandler {
-  return createNodeListener(options, 'createHandler');
+  const core = createRequestCore(options, 'createHandler');
+  return function handlePetstore(request, response, next) {
+    // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
+    if (isOnClosingConnection(request)) return;
+    if (next !== undefined && !core.isOwnTarget(request.url ?? '/')) return next();
+    answerWithCore(core, request, response);
+  };
 }

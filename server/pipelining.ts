@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../lib/index.js';
 import { closeAfterAnswer, isOnClosingConnection } from './closing-connections.js';
-import { sendError } from './responses.js';
+import type { Observation } from './request-observer.js';
+import { refuseRequest } from './responses.js';
 
 /** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful). */
 export const MAX_PIPELINED_REQUESTS = 32;
@@ -17,11 +18,11 @@ const MAX_IGNORED_REQUESTS = 1_024;
  * behind it runs; a client that still keeps sending after that has its connection cut.
  * Returns whether the request may run.
  */
-export function createPipelineGuard(): (request: IncomingMessage, response: ServerResponse) => boolean {
+export function createPipelineGuard(): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
   const waiting = new WeakMap<object, number>();
   const ignored = new WeakMap<object, number>();
 
-  return function admit(request, response) {
+  return function admit(request, response, observation) {
     // Only a request queued behind an unanswered one has no socket yet: the usual one costs one check.
     if (response.socket !== null) return true;
     const socket = request.socket;
@@ -34,7 +35,8 @@ export function createPipelineGuard(): (request: IncomingMessage, response: Serv
     const count = (waiting.get(socket) ?? 0) + 1;
     if (count > MAX_PIPELINED_REQUESTS) {
       closeAfterAnswer(request);
-      sendError(response, new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`), { headers: ['Connection', 'close'] });
+      const error = new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`);
+      refuseRequest(request, response, error, observation, ['Connection', 'close']);
       return false;
     }
     waiting.set(socket, count);

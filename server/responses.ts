@@ -1,10 +1,11 @@
-import type { ServerResponse } from 'node:http';
-import { errorResponse, jsonResponse, logToConsole } from '../http/index.js';
-import type { CoreResponse } from '../http/index.js';
-import type { HeaderList } from '../lib/index.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../http/index.js';
+import type { BareResponse } from '../http/index.js';
+import type { HeaderList, PetstoreError } from '../lib/index.js';
+import type { Observation } from './request-observer.js';
 
-/** Writes an answer of the request core onto a `node:http` response; for HEAD requests Node sends no body but keeps Content-Length. */
-export function writeResponse(response: ServerResponse, answer: CoreResponse): void {
+/** Writes an answer (the request core's, or any of its parts') onto a `node:http` response; for HEAD requests Node sends no body but keeps Content-Length. */
+export function writeResponse(response: ServerResponse, answer: BareResponse): void {
   // Part of another answer already went out (an error mid-stream): the connection cannot carry this one.
   if (response.headersSent) {
     response.destroy();
@@ -31,4 +32,14 @@ export function sendError(response: ServerResponse, error: unknown, options: Sen
 /** Sends JSON (text, or bytes already encoded) with the common headers. */
 export function sendJson(response: ServerResponse, status: number, json: string | Uint8Array, headers?: HeaderList): void {
   writeResponse(response, jsonResponse(status, json, headers));
+}
+
+/**
+ * Answers a request the standalone server refuses before the request core sees it (a refused
+ * pipeline, a 417) with the Error body and the request's id, as the core's answers carry it.
+ */
+export function refuseRequest(request: IncomingMessage, response: ServerResponse, error: PetstoreError, observation: Observation | undefined, headers: HeaderList = []): void {
+  const requestId = requestIdOf(request.headers);
+  observation?.refused(requestId, error.status);
+  sendError(response, error, { headers: [...headers, REQUEST_ID_HEADER, requestId] });
 }

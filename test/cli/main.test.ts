@@ -3,30 +3,75 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { ALL_SETTINGS } from '../../cli/settings.js';
 import { call } from '../support/http.js';
-import { runMain, spawnServer } from '../support/process.js';
+import { jsonLines, ROOT, runMain, spawnServer } from '../support/process.js';
+
+const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('cli/main.ts', () => {
-  test('main --help explains every setting and exits 0', async () => {
-    const { code, stdout } = await runMain({}, ['--help']);
+  test('main --help lists the commands, and serve --help every setting, its variable and the signals', async () => {
+    const top = await runMain({}, ['--help']);
+    assert.equal(top.code, 0);
+    for (const command of ['serve', 'openapi', 'repair', 'conformance', '--version']) assert.ok(top.stdout.includes(command), command);
+    const serve = await runMain({}, ['serve', '--help']);
+    assert.equal(serve.code, 0);
+    for (const setting of ALL_SETTINGS) {
+      assert.ok(serve.stdout.includes(setting.env), setting.env);
+      if (setting.flag !== undefined) assert.ok(serve.stdout.includes(setting.flag), setting.flag);
+    }
+    for (const word of ['SIGTERM', 'SIGHUP', '/healthz', '/readyz', '/metrics']) assert.ok(serve.stdout.includes(word), word);
+    assert.equal((await runMain({}, ['--port', '1', '-h'])).stdout, serve.stdout, 'serve is the default command');
+  });
+
+  test('main --version prints the version of package.json', async () => {
+    const { code, stdout } = await runMain({}, ['--version']);
     assert.equal(code, 0);
-    for (const name of ['PORT', 'HOST', 'PETSTORE_API_KEYS', 'PETSTORE_DATA', 'PETSTORE_DURABILITY', 'PETSTORE_DATABASE_URL', 'PETSTORE_ACCESS_LOG', '--repair', 'SIGTERM', '/healthz']) {
-      assert.ok(stdout.includes(name), name);
+    assert.equal(stdout, `${VERSION}\n`);
+  });
+
+  test('main openapi prints the document the server serves, as openapi.json holds it', async () => {
+    const { code, stdout } = await runMain({}, ['openapi']);
+    assert.equal(code, 0);
+    assert.equal(stdout, await readFile(join(ROOT, 'openapi.json'), 'utf8'));
+  });
+
+  test('main refuses an unknown command, flag or bad value with exit code 2, naming it and what is accepted', async () => {
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{ PORT: 'abc' }, [], /^petstore-reference: PORT must be an integer from 0 to 65535, not "abc"\n$/],
+      [{}, ['--port', '70000'], /^petstore-reference: --port must be an integer from 0 to 65535, not "70000"\n$/],
+      [{}, ['--bogus'], /^petstore-reference: unknown argument "--bogus": serve accepts --port, --host, .*; see petstore-reference serve --help\n$/],
+      [{}, ['srve'], /^petstore-reference: unknown command "srve": the commands are serve, openapi, repair, conformance; see petstore-reference --help\n$/],
+      [{}, ['--metrics=maybe'], /^petstore-reference: --metrics must be 1, true, yes \(on\) or 0, false, no \(off\), in any case, not "maybe"\n$/],
+      [{ PETSTORE_ACCESS_LOG: 'on' }, [], /PETSTORE_ACCESS_LOG must be 1, true, yes \(on\) or 0, false, no \(off\)/],
+      [{ PETSTORE_LOG_LEVEL: 'loud' }, [], /PETSTORE_LOG_LEVEL must be one of "error", "warn", "info", "debug", not "loud"/],
+      [{}, ['--shutdown-delay', 'soon'], /--shutdown-delay must be a number of seconds from 0 to 3600, not "soon"/],
+      [{}, ['--cors-origins', 'example.com'], /--cors-origins must be "\*" or a comma-separated list of origins/],
+      [{}, ['openapi', '--port', '1'], /--port is not an option of openapi/],
+      [{}, ['--api-keys', 'k'], /--api-keys is not an option: a command line is visible to every user/],
+    ];
+    for (const [env, argv, message] of cases) {
+      const { code, stdout, stderr } = await runMain(env, argv);
+      assert.equal(code, 2, argv.join(' '));
+      assert.match(stderr, message);
+      assert.equal(stdout, '');
     }
   });
 
-  test('main refuses an invalid PORT or an unknown argument with exit code 2', async () => {
-    for (const port of ['abc', '70000', '-1', '80.5']) {
-      const { code, stderr } = await runMain({ PORT: port });
-      assert.equal(code, 2, port);
-      assert.match(stderr, /PORT must be an integer from 0 to 65535/);
+  test('main takes a flag over its variable, as --name value or --name=value', async () => {
+    for (const args of [['--port', '0', '--host', '127.0.0.1'], ['serve', '--port=0', '--host=127.0.0.1']]) {
+      const server = spawnServer({ PORT: 'not-a-port', HOST: 'not-a-host', PETSTORE_API_KEYS: 'k' }, args);
+      try {
+        await server.ready;
+        assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      } finally {
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
     }
-    const { code, stderr } = await runMain({}, ['--bogus']);
-    assert.equal(code, 2);
-    assert.match(stderr, /unknown argument "--bogus"/);
   });
 
-  test('main without PETSTORE_API_KEYS prints a development key once to stderr, and that key works', async () => {
+  test('main without keys prints a development key once to stderr, and that key works', async () => {
     const server = spawnServer({});
     try {
       await server.ready;
@@ -36,17 +81,17 @@ describe('cli/main.ts', () => {
       assert.ok(!server.stdout().includes(match[1]));
       assert.equal((await call(server, 'GET', '/v1/pets')).status, 401);
       assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${match[1]}` } })).status, 200);
+      assert.ok(jsonLines(server.stderr()).some((line) => line['msg'] === 'API keys generated for this run' && line['keys'] === 1));
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
     }
   });
 
-  test('main accepts each comma-separated key and serves /healthz', async () => {
+  test('main accepts each comma-separated key of PETSTORE_API_KEYS and serves /healthz', async () => {
     const server = spawnServer({ PETSTORE_API_KEYS: ' alpha , beta,,' });
     try {
       await server.ready;
-      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       for (const key of ['alpha', 'beta']) assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
       assert.equal((await call(server, 'GET', '/healthz')).status, 200);
       assert.ok(!server.stderr().includes('development key'));
@@ -56,56 +101,67 @@ describe('cli/main.ts', () => {
     }
   });
 
-  test('main with PETSTORE_ACCESS_LOG=1 writes one JSON line per request and never a header', async () => {
+  test('main with the access log on (PETSTORE_ACCESS_LOG=true or --access-log) writes one JSON line per request on stdout and never a header', async () => {
     const key = 'access-log-secret-key';
-    const server = spawnServer({ PETSTORE_API_KEYS: key, PETSTORE_ACCESS_LOG: '1' });
-    try {
-      await server.ready;
-      await call(server, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"Logged","categoryId":1}' });
-      await call(server, 'GET', '/v1/pets?limit=5', { headers: { authorization: `Bearer ${key}` } });
-      await call(server, 'GET', '/v1/pets', { headers: { authorization: 'Bearer wrong-guess' } });
-    } finally {
-      server.child.kill('SIGTERM');
-      assert.equal(await server.exited, 0);
+    for (const [env, args] of [[{ PETSTORE_ACCESS_LOG: 'true' }, []], [{}, ['--access-log']]] as const) {
+      const server = spawnServer({ PETSTORE_API_KEYS: key, ...env }, args);
+      try {
+        await server.ready;
+        await call(server, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"Logged","categoryId":1}' });
+        await call(server, 'GET', '/v1/pets?limit=5', { headers: { authorization: `Bearer ${key}` } });
+        await call(server, 'GET', '/v1/pets', { headers: { authorization: 'Bearer wrong-guess' } });
+      } finally {
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
+      const lines = jsonLines(server.stdout());
+      assert.deepEqual(lines.map((line) => [line['method'], line['path'], line['status']]), [['POST', '/v1/pets', 201], ['GET', '/v1/pets', 200], ['GET', '/v1/pets', 401]]);
+      for (const line of lines) {
+        assert.equal(typeof line['requestId'], 'string');
+        assert.equal(typeof line['durationMs'], 'number');
+      }
+      const everything = server.stdout() + server.stderr();
+      assert.ok(!everything.includes(key), 'the key is never written');
+      assert.ok(!everything.includes('wrong-guess'), 'a rejected token is never written');
     }
-    const lines = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.deepEqual(lines.map((line) => [line['method'], line['path'], line['status']]), [['POST', '/v1/pets', 201], ['GET', '/v1/pets', 200], ['GET', '/v1/pets', 401]]);
-    for (const line of lines) {
-      assert.equal(typeof line['requestId'], 'string');
-      assert.equal(typeof line['durationMs'], 'number');
-    }
-    const everything = server.stdout() + server.stderr();
-    assert.ok(!everything.includes(key), 'the key is never written');
-    assert.ok(!everything.includes('wrong-guess'), 'a rejected token is never written');
   });
 
-  test('main refuses contradictory storage settings with exit code 2', async () => {
-    const cases: [Record<string, string>, RegExp][] = [
-      [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, /both set: choose one storage/],
-      [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DURABILITY: 'sometimes' }, /PETSTORE_DURABILITY must be "fsync" or "write"/],
-      [{ PETSTORE_DURABILITY: 'write' }, /applies only with PETSTORE_DATA/],
+  test('main refuses contradictory settings with exit code 2, naming the flags or variables', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-main-conflicts-'));
+    const keyFile = join(directory, 'keys');
+    await writeFile(keyFile, 'file-key\n');
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, [], /PETSTORE_DATA and PETSTORE_DATABASE_URL are both set: choose one storage/],
+      [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--data', '/tmp/x.journal'], /--data and PETSTORE_DATABASE_URL are both set: choose one storage/],
+      [{ PETSTORE_DURABILITY: 'write' }, [], /PETSTORE_DURABILITY applies only with a data file \(--data or PETSTORE_DATA\)/],
+      [{ PETSTORE_API_KEYS: 'k' }, ['--api-keys-file', keyFile], /PETSTORE_API_KEYS and --api-keys-file are both set: choose one/],
+      [{}, ['repair'], /repair needs --data \(or PETSTORE_DATA\)/],
+      [{}, ['--repair'], /repair needs --data \(or PETSTORE_DATA\)/],
     ];
-    for (const [env, message] of cases) {
-      const { code, stderr } = await runMain(env);
-      assert.equal(code, 2, JSON.stringify(env));
-      assert.match(stderr, message);
+    try {
+      for (const [env, args, message] of cases) {
+        const { code, stderr } = await runMain(env, args);
+        assert.equal(code, 2, JSON.stringify([env, args]));
+        assert.match(stderr, message);
+        assert.ok(!stderr.includes('file-key'));
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
     }
-    const { code, stderr } = await runMain({}, ['--repair']);
-    assert.equal(code, 2);
-    assert.match(stderr, /--repair needs PETSTORE_DATA/);
   });
 
-  test('main with PETSTORE_DURABILITY=write serves from the data file and keeps pets across restarts', async () => {
+  test('main --durability write serves from the --data file and keeps pets across restarts', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-main-'));
-    const env = { PETSTORE_API_KEYS: 'k', PETSTORE_DATA: join(directory, 'pets.journal'), PETSTORE_DURABILITY: 'write' };
+    const args = ['--data', join(directory, 'pets.journal'), '--durability', 'write'];
     try {
-      const first = spawnServer(env);
+      const first = spawnServer({ PETSTORE_API_KEYS: 'k' }, args);
       await first.ready;
       const created = await call(first, 'POST', '/v1/pets', { headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Kept","categoryId":3}' });
       assert.equal(created.status, 201);
       first.child.kill('SIGTERM');
       assert.equal(await first.exited, 0);
-      const second = spawnServer(env);
+      assert.ok(jsonLines(first.stderr()).some((line) => line['msg'] === 'Storage opened' && line['storage'] === 'file' && line['file'] === args[1]));
+      const second = spawnServer({ PETSTORE_API_KEYS: 'k' }, args);
       await second.ready;
       try {
         assert.deepEqual((await call(second, 'GET', '/v1/pets/1', { headers: { authorization: 'Bearer k' } })).json, { id: 1, name: 'Kept', categoryId: 3 });
@@ -118,7 +174,7 @@ describe('cli/main.ts', () => {
     }
   });
 
-  test('main --repair backs up a damaged data file, cuts it, says so and exits 0; a healthy one is left alone', async () => {
+  test('main repair (and --repair) backs up a damaged data file, cuts it, says so and exits 0; a healthy one is left alone', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-repair-'));
     const dataFile = join(directory, 'pets.journal');
     try {
@@ -140,9 +196,11 @@ describe('cli/main.ts', () => {
       await writeFile(dataFile, bytes);
       const refused = await runMain({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /corrupt at byte offset \d+/);
+      const failure = jsonLines(refused.stderr).find((line) => line['msg'] === 'Startup failed');
+      assert.equal(failure?.['level'], 'error');
+      assert.match(String(failure?.['reason']), /corrupt at byte offset \d+/);
 
-      const repaired = await runMain({ PETSTORE_DATA: dataFile }, ['--repair']);
+      const repaired = await runMain({}, ['repair', '--data', dataFile]);
       assert.equal(repaired.code, 0, repaired.stderr);
       assert.match(repaired.stdout, /cut at byte offset \d+/);
       assert.ok((await readdir(directory)).some((file) => file.endsWith('.bak')), 'a backup was written');
@@ -155,13 +213,33 @@ describe('cli/main.ts', () => {
     }
   });
 
-  test('main stops on SIGTERM and SIGINT with exit code 0', async () => {
+  test('main stops on SIGTERM and SIGINT with exit code 0, logging the signal and the exit', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const server = spawnServer({ PETSTORE_API_KEYS: 'k' });
       await server.ready;
       server.child.kill(signal);
       assert.equal(await server.exited, 0, signal);
-      assert.match(server.stderr(), new RegExp(`${signal} received`));
+      const events = jsonLines(server.stderr()).filter((line) => line['signal'] === signal).map((line) => line['msg']);
+      assert.deepEqual([events[0], events.at(-1)], ['Signal received', 'Process exiting'], signal);
+    }
+  });
+
+  test('main writes one JSON event per line on stderr, filtered by --log-level', async () => {
+    for (const [level, expected] of [['info', ['API keys loaded', 'Storage opened', 'Server listening']], ['warn', []], ['error', []]] as const) {
+      const server = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_LOG_LEVEL: level });
+      await server.ready;
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+      const lines = server.stderr().split('\n').filter((line) => line !== '');
+      const events = jsonLines(server.stderr());
+      assert.equal(events.length, lines.length, 'every line of stderr is a JSON event');
+      for (const event of events) {
+        assert.match(String(event['time']), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        assert.ok(['error', 'warn', 'info', 'debug'].includes(String(event['level'])));
+        assert.equal(typeof event['msg'], 'string');
+      }
+      for (const msg of expected) assert.ok(events.some((event) => event['msg'] === msg), `${level}: ${msg}`);
+      if (level !== 'info') assert.deepEqual(events.filter((event) => event['level'] === 'info' || event['level'] === 'debug'), [], level);
     }
   });
 });

@@ -30,11 +30,11 @@ test('repairStorage() says when the data file needs no repair', async () => {
   await stat(dataFile);
 });
 
-test('repairStorage() needs PETSTORE_DATA', async () => {
+test('repairStorage() needs a data file', async () => {
   await assert.rejects(repairStorage({ log: () => undefined }), (error: unknown) => {
     assert.ok(error instanceof PetstoreError);
     assert.equal(error.code, 'bad_request');
-    assert.match(error.message, /--repair needs PETSTORE_DATA/);
+    assert.match(error.message, /repair needs --data \(or PETSTORE_DATA\)/);
     return true;
   });
 });

@@ -101,6 +101,24 @@ describe('PetstoreClient', () => {
     assert.deepEqual([unauthorized.code, unauthorized.status], ['unauthorized', 401]);
   });
 
+  test('PetstoreClient puts the X-Request-Id of a failed request\'s answer on its PetstoreError, to find it in the server\'s log', async () => {
+    const lines: string[] = [];
+    const logged = await startTestServer({ accessLog: (line) => void lines.push(line) });
+    try {
+      const missing = await failure(() => new PetstoreClient({ baseUrl: logged.url, apiKey: API_KEY }).getPet(999));
+      assert.match(missing.requestId ?? '', /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/);
+      await logged.close();
+      assert.deepEqual(lines.map((line) => (JSON.parse(line) as { requestId: string }).requestId), [missing.requestId]);
+    } finally {
+      await logged.close();
+    }
+    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }) }).listPets());
+    assert.deepEqual([odd.code, odd.requestId], ['unavailable', 'proxy-7']);
+    const bare = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(404, '{"code":"not_found","message":"no","status":404}') }).getPet(1));
+    assert.deepEqual([bare.code, bare.requestId], ['not_found', undefined]);
+    assert.equal(JSON.stringify(bare).includes('requestId'), false, 'never part of the Error body');
+  });
+
   test('PetstoreClient refuses input JSON cannot carry without sending it, as the engine would', async () => {
     client = connect();
     const cyclic: Record<string, unknown> = { name: 'Loop', categoryId: 1 };

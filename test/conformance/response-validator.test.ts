@@ -5,7 +5,7 @@ import type { Departure } from '../../conformance/index.js';
 import { createPetstore, createOpenApiDocument } from '../../lib/index.js';
 import { inject } from '../../testing/index.js';
 
-const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'validator-1' };
 const DEPRECATION = { Deprecation: '@1767225600', Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', Link: '</v1/pets>; rel="successor-version"' };
 
 function where(departures: readonly Departure[]): string[] {
@@ -69,6 +69,8 @@ describe('validateResponse()', () => {
     ]);
     assert.deepEqual(where(validateResponse('getPet', 200, { ...JSON_TYPE, ...DEPRECATION, Deprecation: 'true' }, pet)), ['header Deprecation must be "@1767225600", not "true"']);
     assert.deepEqual(where(validateResponse('listPets', 401, JSON_TYPE, { code: 'unauthorized', message: 'no', status: 401 })), ['header WWW-Authenticate is required but was not sent']);
+    assert.deepEqual(where(validateResponse('listPets', 200, { 'Content-Type': 'application/json' }, [])), ['header X-Request-Id is required but was not sent']);
+    assert.match(where(validateResponse('listPets', 200, { ...JSON_TYPE, 'X-Request-Id': 'two words' }, []))[0] ?? '', /^header X-Request-Id must match/);
   });
 
   test('validateResponse() reports bodies that depart from the schemas, the narrowed Error included', () => {
@@ -85,10 +87,11 @@ describe('validateResponse()', () => {
   });
 
   test('validateResponse() reports a body of another media type, a missing body, and takes headers in any case', () => {
-    assert.deepEqual(where(validateResponse('listPets', 200, { 'content-type': 'text/plain' }, [])), ['header Content-Type must be application/json, not "text/plain"']);
-    assert.deepEqual(where(validateResponse('listPets', 200, {}, [])), ['header Content-Type must be application/json, not absent']);
-    assert.deepEqual(where(validateResponse('listPets', 200, { 'CONTENT-TYPE': 'Application/JSON' }, undefined)), ['body must be application/json, but none was sent']);
-    assert.deepEqual(validateResponse('listPets', 200, new Headers({ 'content-type': 'application/json' }), []), []);
+    const id = { 'x-request-id': 'validator-2' };
+    assert.deepEqual(where(validateResponse('listPets', 200, { 'content-type': 'text/plain', ...id }, [])), ['header Content-Type must be application/json, not "text/plain"']);
+    assert.deepEqual(where(validateResponse('listPets', 200, id, [])), ['header Content-Type must be application/json, not absent']);
+    assert.deepEqual(where(validateResponse('listPets', 200, { 'CONTENT-TYPE': 'Application/JSON', 'X-REQUEST-ID': 'validator-3' }, undefined)), ['body must be application/json, but none was sent']);
+    assert.deepEqual(validateResponse('listPets', 200, new Headers({ 'content-type': 'application/json', ...id }), []), []);
   });
 
   test('validateResponse() refuses an operationId the document does not have', () => {

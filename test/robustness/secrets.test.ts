@@ -3,6 +3,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createPetstore, PetstoreError } from '../../lib/index.js';
+import type { PetStorage } from '../../lib/index.js';
+import { createMetrics, instrumentStorage } from '../../server/index.js';
+import type { LogEntry } from '../../server/index.js';
+import { startTestServer } from '../support/http.js';
 import { spawnServer } from '../support/process.js';
 import { report } from './settings.js';
 import { exchange } from './wire.js';
@@ -30,6 +35,9 @@ function requests(): { text: string; method: string }[] {
     { text: get('/v1/nothing', auth(alpha)), method: 'GET' },
     { text: get('/v1/pets?status=nope', auth(alpha)), method: 'GET' },
     { text: get('/healthz', auth(alpha)), method: 'GET' },
+    { text: get('/readyz', auth(alpha)), method: 'GET' },
+    { text: get('/metrics', auth(beta)), method: 'GET' },
+    { text: `OPTIONS /v1/pets HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example.com\r\nAccess-Control-Request-Method: POST\r\n${auth(alpha)}\r\n`, method: 'OPTIONS' },
     { text: get('/v1/pets', auth(GUESSES[0] as string)), method: 'GET' },
     { text: get('/v1/pets', auth(GUESSES[1] as string)), method: 'GET' },
     { text: get('/v1/pets', auth(alpha, 'Basic')), method: 'GET' },
@@ -58,7 +66,14 @@ describe('secrets in everything the real server writes', () => {
   after(() => rm(directory, { recursive: true, force: true }));
 
   test('the standalone server with the access log and a data file writes neither API keys nor rejected tokens anywhere, and answers none', async () => {
-    const server = spawnServer({ PETSTORE_API_KEYS: KEYS.join(','), PETSTORE_ACCESS_LOG: '1', PETSTORE_DATA: join(directory, 'pets.data') });
+    const server = spawnServer({
+      PETSTORE_API_KEYS: KEYS.join(','),
+      PETSTORE_ACCESS_LOG: '1',
+      PETSTORE_DATA: join(directory, 'pets.data'),
+      PETSTORE_LOG_LEVEL: 'debug',
+      PETSTORE_METRICS: 'true',
+      PETSTORE_CORS_ORIGINS: 'https://app.example.com',
+    });
     const answers: string[] = [];
     try {
       await server.ready;
@@ -88,5 +103,60 @@ describe('secrets in everything the real server writes', () => {
       }
     }
     report({ part: 'secrets (stdout, stderr, data file, answers)', cases: requests().length + 1, failures: found });
+  });
+
+  test('every log entry, access-log line, metric and answer of an embedded server leaves keys and rejected tokens out, a failing key list included', async () => {
+    const [alpha = '', beta = ''] = KEYS;
+    const written: string[] = [];
+    const failure = (code: string): Error => new PetstoreError('unavailable', `The storage is down (${code})`, { cause: new Error(`socket ${code}`) });
+    let calls = 0;
+    // getPet fails in turn unexpectedly (a 500) and with a storage outage (a 503), both logged with their detail.
+    const flaky: PetStorage = {
+      insert: async (pet) => ({ ...pet, id: ++calls }),
+      get: async () => { throw ++calls % 2 === 0 ? new Error('unexpected') : failure('ECONNRESET'); },
+      list: async () => [],
+      checkReady: async () => { throw failure('ETIMEDOUT'); },
+    };
+    const metrics = createMetrics();
+    let keys: readonly string[] = KEYS;
+    const server = await startTestServer({
+      store: createPetstore({ storage: instrumentStorage(flaky, metrics, 'flaky') }),
+      apiKeys: () => keys,
+      metrics,
+      corsOrigins: ['https://app.example.com'],
+      accessLog: (line) => void written.push(line),
+      log: (entry: LogEntry) => void written.push(JSON.stringify(entry)),
+    });
+    const port = server.port;
+    const send = async (text: string, method: string): Promise<void> => {
+      const outcome = await exchange(port, Buffer.from(text), { methods: [method] });
+      written.push(outcome.responses.map((response) => JSON.stringify(response.headers) + response.body.toString('latin1')).join('') + outcome.leftover);
+    };
+    try {
+      for (const { text, method } of requests()) await send(text, method);
+      for (const path of ['/v1/pets/1', '/v1/pets/2', '/readyz']) await send(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alpha}\r\n\r\n`, 'GET');
+      // A list the function returns that cannot be used, holding the keys: the warning must not quote them.
+      keys = [alpha, `${beta} with a space`];
+      await send(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${beta}\r\n\r\n`, 'GET');
+      keys = [beta];
+      await send(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alpha}\r\n\r\n`, 'GET');
+      server.setApiKeys([alpha]);
+      assert.throws(() => server.setApiKeys([`${beta} x`]), (error: unknown) => error instanceof TypeError && !error.message.includes(beta));
+      await send('GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n', 'GET');
+      written.push(metrics.render());
+    } finally {
+      await server.close({ delay: 10 });
+    }
+    const text = written.join('\n');
+    for (const expected of ['"level":"error"', '"level":"warn"', 'cannot be used', 'Shutdown finished', 'petstore_http_requests_total', '"requestId"']) {
+      assert.ok(text.includes(expected), `the run wrote ${expected}`);
+    }
+    let found = 0;
+    for (const secret of [...KEYS, ...GUESSES]) {
+      const count = text.split(secret).length - 1;
+      found += count;
+      assert.equal(count, 0, `${JSON.stringify(secret)} appears ${count} times`);
+    }
+    report({ part: 'secrets (log entries, access log, metrics, answers of an embedded server)', cases: requests().length + 6, failures: found });
   });
 });

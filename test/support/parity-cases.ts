@@ -132,4 +132,9 @@ export const PARITY_CASES: readonly ParityCase[] = [
   { name: 'the root is a 404', method: 'GET', path: '/' },
   { name: 'the OpenAPI description, without a key', method: 'GET', path: '/v1/openapi.json' },
   { name: 'the OpenAPI description, with an unknown key', method: 'GET', path: '/v1/openapi.json', headers: { authorization: 'Bearer not-the-key' } },
+  { name: 'a request id the client sent comes back', method: 'GET', path: '/v1/pets/1', headers: { ...AUTH, 'x-request-id': 'parity-Case_1.2:3' } },
+  { name: 'a request id the client sent comes back on a 401', method: 'GET', path: '/v1/pets', headers: { 'x-request-id': 'parity-401' } },
+  { name: 'a request id of 128 characters comes back', method: 'GET', path: '/v1/pets?limit=1', headers: { ...AUTH, 'x-request-id': 'i'.repeat(128) } },
+  { name: 'a request id of 129 characters is replaced', method: 'GET', path: '/v1/pets?limit=1', headers: { ...AUTH, 'x-request-id': 'i'.repeat(129) } },
+  { name: 'a request id with a space is replaced', method: 'GET', path: '/v1/pets?limit=1', headers: { ...AUTH, 'x-request-id': 'two words' } },
 ];

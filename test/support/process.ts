@@ -13,8 +13,13 @@ export interface ServerProcess {
   origin: string;
   stdout: () => string;
   stderr: () => string;
-  /** Resolves with the exit code (or signal name) once the process has ended. */
+  /** Resolves with the exit code (or signal name) once the process has ended and its output has been read. */
   exited: Promise<number | string>;
+  /**
+   * Resolves with the first match of `pattern` in stderr (what was written already included); rejects
+   * if the process ends first, or after `giveUpMs` (a guard against a hanging test, not a measure of speed).
+   */
+  waitForStderr: (pattern: RegExp, giveUpMs?: number) => Promise<RegExpExecArray>;
 }
 
 /** Runs cli/main.ts through tsx with `env` added to a clean environment and `PORT=0`. */
@@ -27,7 +32,28 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
   });
   let stdout = '';
   let stderr = '';
-  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
+  // 'close', not 'exit': by then stdout and stderr have been read to their end.
+  const exited = new Promise<number | string>((done) => child.once('close', (code, signal) => done(code ?? signal ?? -1)));
+  const waiters = new Set<() => void>();
+  const waitForStderr = (pattern: RegExp, giveUpMs = 60_000): Promise<RegExpExecArray> => new Promise((found, fail) => {
+    const giveUp = setTimeout(() => {
+      if (waiters.delete(check)) fail(new Error(`stderr did not match ${pattern} within ${giveUpMs} ms: ${stderr}`));
+    }, giveUpMs);
+    const check = (): void => {
+      const match = pattern.exec(stderr);
+      if (match === null) return;
+      waiters.delete(check);
+      clearTimeout(giveUp);
+      found(match);
+    };
+    waiters.add(check);
+    check();
+    exited.then((code) => {
+      if (!waiters.delete(check)) return;
+      clearTimeout(giveUp);
+      fail(new Error(`exited with ${code} before stderr matched ${pattern}: ${stderr}`));
+    });
+  });
   const result = {
     child,
     url: '',
@@ -35,6 +61,7 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
+    waitForStderr,
     ready: Promise.resolve(),
   };
   result.ready = new Promise<void>((ready, fail) => {
@@ -49,6 +76,7 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
     });
     child.stderr?.on('data', (data: Buffer) => {
       stderr += data.toString('utf8');
+      for (const check of [...waiters]) check();
     });
     exited.then((code) => fail(new Error(`server exited with ${code} before listening: ${stderr}`)));
   });
@@ -61,4 +89,9 @@ export async function runMain(env: Record<string, string>, args: readonly string
   server.ready.catch(() => {});
   const code = await server.exited;
   return { code, stdout: server.stdout(), stderr: server.stderr() };
+}
+
+/** The JSON lines of a process's output (structured log events on stderr, access log lines on stdout), parsed; other lines are left out. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 }

@@ -104,16 +104,22 @@ function exchange(origin: string, request: WireRequest, agent: Agent): Promise<W
  */
 const SERVER_OWN_HEADERS = new Set(['date', 'keep-alive', 'transfer-encoding']);
 
+/** The shape of a request id the core made itself (`http/request-id.ts`): a random prefix, then a counter. */
+const GENERATED_REQUEST_ID = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
+
 /**
  * The headers of an answer as the handler decided them, to compare across servers: names in lower
  * case, a name sent twice joined with `, ` as the fetch API's Headers join it, sorted by name, and
  * the servers' own headers dropped. `Connection: close` is kept: the handler asks for it on a 413.
+ * An `X-Request-Id` the core made differs from answer to answer by design, so it is compared by its
+ * shape; one the request sent comes back as sent and is compared exactly.
  */
 export function comparableHeaders(headers: Iterable<readonly [string, string]>): [string, string][] {
   const joined = new Map<string, string>();
-  for (const [rawName, value] of headers) {
+  for (const [rawName, rawValue] of headers) {
     const name = rawName.toLowerCase();
-    if (SERVER_OWN_HEADERS.has(name) || (name === 'connection' && value.toLowerCase() === 'keep-alive')) continue;
+    if (SERVER_OWN_HEADERS.has(name) || (name === 'connection' && rawValue.toLowerCase() === 'keep-alive')) continue;
+    const value = name === 'x-request-id' && GENERATED_REQUEST_ID.test(rawValue) ? '<generated>' : rawValue;
     const earlier = joined.get(name);
     joined.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
   }

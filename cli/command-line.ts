@@ -1,0 +1,100 @@
+import { ALL_SETTINGS, isBoolean } from './settings.js';
+import type { AnySetting, Setting } from './settings.js';
+
+/** A mistake in the command line or the configuration: reported in one line, exit status 2. */
+export class UsageError extends Error {}
+
+/** The environment as the CLI entry hands it over. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A command's arguments: the settings given as flags, and whether help was asked for. */
+export interface ParsedArguments {
+  flags: Map<AnySetting, string>;
+  isHelp: boolean;
+}
+
+/** A value from the command line or the environment, quoted and shortened for a message. */
+export function quote(text: string): string {
+  return JSON.stringify(text.length > 50 ? `${text.slice(0, 50)}…` : text);
+}
+
+/** The setting a flag names among a command's settings; a flag of another command, or of none, is refused. */
+function settingOfFlag(command: string, name: string, settings: readonly AnySetting[]): AnySetting {
+  const own = settings.find((setting) => setting.flag === name);
+  if (own !== undefined) return own;
+  if (name === '--api-keys') {
+    throw new UsageError('--api-keys is not an option: a command line is visible to every user of the machine; use --api-keys-file or PETSTORE_API_KEYS');
+  }
+  if (ALL_SETTINGS.some((setting) => setting.flag === name)) throw new UsageError(`${name} is not an option of ${command}; see petstore-reference ${command} --help`);
+  const accepted = settings.flatMap((setting) => (setting.flag === undefined ? [] : [setting.flag]));
+  const list = accepted.length === 0 ? 'no options but --help' : accepted.join(', ');
+  throw new UsageError(`unknown argument ${quote(name)}: ${command} accepts ${list}; see petstore-reference ${command} --help`);
+}
+
+/**
+ * The value of a flag: after `=`, or the next argument. A boolean flag alone means on, so it takes the
+ * next argument only when that is not another option. Returns how many arguments were used.
+ */
+function valueOf(argument: string, next: string | undefined, setting: AnySetting): { value: string | undefined; used: number } {
+  const equals = argument.indexOf('=');
+  if (equals !== -1) return { value: argument.slice(equals + 1), used: 1 };
+  if (isBoolean(setting.kind)) return next === undefined || next.startsWith('-') ? { value: 'true', used: 1 } : { value: next, used: 2 };
+  return next === undefined || next.startsWith('--') ? { value: undefined, used: 1 } : { value: next, used: 2 };
+}
+
+/** Parses a command's arguments: `--name value`, `--name=value`, a bare boolean flag, and `--help`. */
+export function parseArguments(command: string, argv: readonly string[], settings: readonly AnySetting[]): ParsedArguments {
+  const parsed: ParsedArguments = { flags: new Map(), isHelp: false };
+  for (let index = 0; index < argv.length;) {
+    const argument = argv[index] ?? '';
+    if (argument === '--help' || argument === '-h') {
+      parsed.isHelp = true;
+      index++;
+      continue;
+    }
+    if (!argument.startsWith('--')) throw new UsageError(`unexpected argument ${quote(argument)}: ${command} takes options only; see petstore-reference ${command} --help`);
+    const name = argument.split('=', 1)[0] ?? argument;
+    const setting = settingOfFlag(command, name, settings);
+    if (parsed.flags.has(setting)) throw new UsageError(`${name} is given more than once`);
+    const { value, used } = valueOf(argument, argv[index + 1], setting);
+    if (value === undefined || value === '') throw new UsageError(`${name} needs a value: ${setting.kind.accepted}`);
+    parsed.flags.set(setting, value);
+    index += used;
+  }
+  return parsed;
+}
+
+/** The settings of one command as given: a flag beats its environment variable, and an empty variable counts as unset. */
+export class Configuration {
+  readonly #flags: ReadonlyMap<AnySetting, string>;
+  readonly #env: Environment;
+
+  constructor(flags: ReadonlyMap<AnySetting, string>, env: Environment) {
+    this.#flags = flags;
+    this.#env = env;
+  }
+
+  #textOf(setting: AnySetting): string | undefined {
+    const fromEnv = this.#env[setting.env];
+    return this.#flags.get(setting) ?? (fromEnv === '' ? undefined : fromEnv);
+  }
+
+  /** Whether the setting is given, by its flag or its variable. */
+  isSet(setting: AnySetting): boolean {
+    return this.#textOf(setting) !== undefined;
+  }
+
+  /** Where a setting's value comes from, for messages: its flag when given, else its variable. */
+  sourceOf(setting: AnySetting): string {
+    return this.#flags.has(setting) && setting.flag !== undefined ? setting.flag : setting.env;
+  }
+
+  /** The setting's value, its default when not given; a value its kind refuses is a UsageError naming the flag or variable and what is accepted. */
+  value<T, D extends T | undefined>(setting: Setting<T, D>): T | D {
+    const text = this.#textOf(setting);
+    if (text === undefined) return setting.defaultValue;
+    const value = setting.kind.parse(text);
+    if (value === undefined) throw new UsageError(`${this.sourceOf(setting)} must be ${setting.kind.accepted}, not ${quote(text)}`);
+    return value;
+  }
+}

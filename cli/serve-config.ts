@@ -1,0 +1,73 @@
+import type { LogLevel } from '../server/index.js';
+import type { KeySource } from './api-keys.js';
+import { UsageError } from './command-line.js';
+import type { Configuration } from './command-line.js';
+import type { StorageConfig } from './open-storage.js';
+import { SETTINGS } from './settings.js';
+
+/** A file the configuration names, with the flag or variable that named it (for messages). */
+export interface NamedFile {
+  path: string;
+  sourceName: string;
+}
+
+/** Everything `serve` needs, read and checked. */
+export interface ServeConfig {
+  port: number;
+  host: string;
+  keySource: KeySource;
+  storage: Omit<StorageConfig, 'log'>;
+  seed: NamedFile | undefined;
+  corsOrigins: readonly string[] | '*' | undefined;
+  accessLog: boolean;
+  metrics: boolean;
+  shutdownDelaySeconds: number;
+  logLevel: LogLevel;
+}
+
+/** Which storage to run on; naming two storages, or a durability without a data file, is a mistake. */
+function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
+  const { data, databaseUrl, durability } = SETTINGS;
+  const dataFile = configuration.value(data);
+  const url = configuration.value(databaseUrl);
+  if (dataFile !== undefined && url !== undefined) {
+    throw new UsageError(`${configuration.sourceOf(data)} and ${configuration.sourceOf(databaseUrl)} are both set: choose one storage`);
+  }
+  const chosen = configuration.value(durability);
+  if (configuration.isSet(durability) && dataFile === undefined) {
+    throw new UsageError(`${configuration.sourceOf(durability)} applies only with a data file (--data or PETSTORE_DATA)`);
+  }
+  if (dataFile !== undefined) return { dataFile, durability: chosen };
+  return url === undefined ? {} : { databaseUrl: url };
+}
+
+/**
+ * Where the keys come from. The variable and the key file together are refused: a key removed from
+ * the file would still be accepted from the variable, so rotating by the file would not revoke it.
+ */
+function readKeySource(configuration: Configuration): KeySource {
+  const keys = configuration.value(SETTINGS.apiKeys) ?? [];
+  const file = configuration.value(SETTINGS.apiKeysFile);
+  if (file !== undefined && keys.length > 0) {
+    throw new UsageError(`PETSTORE_API_KEYS and ${configuration.sourceOf(SETTINGS.apiKeysFile)} are both set: choose one (a key removed from the file would still be accepted from the variable)`);
+  }
+  if (file !== undefined) return { kind: 'file', path: file, sourceName: configuration.sourceOf(SETTINGS.apiKeysFile) };
+  return keys.length > 0 ? { kind: 'environment', keys } : { kind: 'generated' };
+}
+
+/** Reads the `serve` command's configuration: flags first, then the environment, then the defaults. */
+export function readServeConfig(configuration: Configuration): ServeConfig {
+  const seed = configuration.value(SETTINGS.seed);
+  return {
+    port: configuration.value(SETTINGS.port),
+    host: configuration.value(SETTINGS.host),
+    keySource: readKeySource(configuration),
+    storage: readStorage(configuration),
+    seed: seed === undefined ? undefined : { path: seed, sourceName: configuration.sourceOf(SETTINGS.seed) },
+    corsOrigins: configuration.value(SETTINGS.corsOrigins),
+    accessLog: configuration.value(SETTINGS.accessLog),
+    metrics: configuration.value(SETTINGS.metrics),
+    shutdownDelaySeconds: configuration.value(SETTINGS.shutdownDelay),
+    logLevel: configuration.value(SETTINGS.logLevel),
+  };
+}
