@@ -62,13 +62,15 @@ describe('graceful shutdown of the real server under load', () => {
   });
   after(() => rm(directory, { recursive: true, force: true }));
 
-  test(`SIGTERM with ${PROFILE.shutdownClients} clients creating and listing: every request the server took is answered in full, it exits 0 within the deadline, and every acknowledged create is in the data file after a restart`, async () => {
+  test(`SIGTERM with ${PROFILE.shutdownClients} clients creating and listing: every request the server took is answered in full, it exits 0 within the deadline, and every acknowledged create is in the data file after a restart; every other round (the first included) with a 1 s shutdown delay`, async () => {
     let failures = 0;
     let requestsTotal = 0;
     let createdTotal = 0;
     for (let round = 0; round < PROFILE.shutdownRounds; round++) {
       const dataFile = join(directory, `round-${round}.data`);
-      const server = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile, PETSTORE_ACCESS_LOG: '1' });
+      // With a delay the server keeps serving after SIGTERM, failing readiness, before it closes as without one.
+      const delay = round % 2 === 0 ? '1' : '0';
+      const server = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile, PETSTORE_ACCESS_LOG: '1', PETSTORE_SHUTDOWN_DELAY: delay });
       await server.ready;
       const outcomes: Outcome[] = [];
       let isStopped = false;
