@@ -17,7 +17,10 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
+import type { PetStorage } from '../lib/index.js';
 import { createPostgresStorage } from '../lib/storage/postgres/index.js';
+import { createOrderedPostgresStorage } from '../lib/storage/postgres/storage.js';
+import type { PostgresOrdering } from '../lib/storage/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 
 const run = promisify(execFile);
@@ -61,11 +64,21 @@ interface Measurement {
 }
 
 const { values: options } = parseArgs({
-  options: { seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string', default: 'http,ordering' },
+    'commit-latency': { type: 'string', default: '5' },
+  },
 });
 const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const CONNECTIONS = Number(options.connections);
+/** Which sections to run: `http` (server processes under wrk) and `ordering` (the insert lock against claims, in-process). */
+const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
+/** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
+const COMMIT_LATENCY_MS = Number(options['commit-latency']);
 
 function milliseconds(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text);
@@ -197,16 +210,200 @@ function fixed(value: number, decimals: number): string {
   return value.toFixed(decimals);
 }
 
-async function main(): Promise<void> {
-  const binaries = await findPostgresBinaries();
-  if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
-  await run('wrk', ['--version']).catch((error: unknown) => {
-    // wrk prints its version and exits 1; only a missing binary is a problem.
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new Error('wrk not found; apt-get install wrk');
-  });
-  const scripts = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
-  const create = join(scripts, 'create.lua');
-  const list = join(scripts, 'list.lua');
+type Print = (line: string) => void;
+type Pick = (key: string, operation: 'create' | 'list', field: keyof Measurement) => number;
+type Spread = (key: string, operation: 'create' | 'list') => string;
+
+/** Storage "server processes" of the ordering section, each with its own pool; the clients are spread over them. */
+const ORDERING_PROCESSES = 4;
+/** A copy of the prefilled table whose creates spend COMMIT_LATENCY_MS in their transaction, as a slow commit would. */
+const SLOW_COMMIT_TABLE = 'pets_slow_commit';
+const ORDERINGS: readonly PostgresOrdering[] = ['lock', 'claims'];
+
+/** What one in-process run of the ordering section measured for one operation. */
+interface Throughput {
+  operationsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** CPU time per operation (of all operations in the run) of PostgreSQL (all its processes) and of this process (the storages and the pg driver). */
+  databaseCpuMicroseconds: number;
+  clientCpuMicroseconds: number;
+  errors: number;
+}
+
+/** An operation a client loop repeats. */
+interface Operation {
+  name: 'create' | 'list';
+  run: (storage: PetStorage) => Promise<unknown>;
+}
+
+/** One configuration of the ordering section: a table and the operations its clients run, assigned in turn. */
+interface OrderingCell {
+  description: string;
+  table: string;
+  latencyMs: number;
+  operations: readonly Operation[];
+}
+
+const CREATE: Operation = { name: 'create', run: (storage) => storage.insert({ name: 'bench pet', categoryId: 7, status: 'available' }) };
+const LIST: Operation = {
+  name: 'list',
+  run: (storage) => storage.list({ status: 'available', after: Math.floor(Math.random() * (LIST_AFTER_RANGE + 1)), limit: 20 }),
+};
+
+function orderingCells(): OrderingCell[] {
+  const slow = { table: SLOW_COMMIT_TABLE, latencyMs: COMMIT_LATENCY_MS };
+  return [
+    { description: 'creates', table: 'pets', latencyMs: 0, operations: [CREATE] },
+    { description: 'creates', ...slow, operations: [CREATE] },
+    { description: 'lists', table: 'pets', latencyMs: 0, operations: [LIST] },
+    { description: 'half creates, half lists', ...slow, operations: [CREATE, LIST] },
+  ];
+}
+
+/** Runs CONNECTIONS client loops over the storages for `seconds`; returns, per operation, the latencies of those that finished in time. */
+async function runClients(storages: readonly PetStorage[], cell: OrderingCell, seconds: number): Promise<{ latencies: Map<string, number[]>; errors: number }> {
+  const deadline = performance.now() + seconds * 1000;
+  const latencies = new Map<string, number[]>(cell.operations.map((operation) => [operation.name, []]));
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, index) => {
+      const storage = storages[index % storages.length] as PetStorage;
+      const operation = cell.operations[index % cell.operations.length] as Operation;
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        try {
+          await operation.run(storage);
+          if (performance.now() < deadline) latencies.get(operation.name)?.push(performance.now() - started);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  return { latencies, errors };
+}
+
+/** Measures one cell with one ordering on fresh pools, as fresh server processes would start. */
+async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering): Promise<Map<string, Throughput>> {
+  const pools = Array.from({ length: ORDERING_PROCESSES }, () => new pg.Pool({ connectionString: databaseUrl, max: Math.ceil(CONNECTIONS / ORDERING_PROCESSES) }));
+  try {
+    const storages = await Promise.all(pools.map((pool) => createOrderedPostgresStorage({ query: pool.query.bind(pool), table: cell.table }, ordering)));
+    await runClients(storages, cell, 1);
+    const databasePids = await clusterPids(databaseDirectory);
+    const [databaseBefore, clientBefore] = [await totalTicks(databasePids), process.cpuUsage()];
+    const { latencies, errors } = await runClients(storages, cell, SECONDS);
+    const [databaseAfter, client] = [await totalTicks(databasePids), process.cpuUsage(clientBefore)];
+    const count = Math.max(1, [...latencies.values()].reduce((sum, runs) => sum + runs.length, 0));
+    const measured = new Map<string, Throughput>();
+    for (const [name, runs] of latencies) {
+      const sorted = [...runs].sort((left, right) => left - right);
+      measured.set(name, {
+        operationsPerSecond: runs.length / SECONDS,
+        p50Ms: sorted[Math.floor(sorted.length * 0.5)] ?? Number.NaN,
+        p99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,
+        databaseCpuMicroseconds: ((databaseAfter - databaseBefore) * (1_000_000 / TICKS_PER_SECOND)) / count,
+        clientCpuMicroseconds: (client.user + client.system) / count,
+        errors,
+      });
+    }
+    return measured;
+  } finally {
+    await Promise.all(pools.map((pool) => pool.end()));
+  }
+}
+
+/** A prefilled copy of the pets table with a trigger that sleeps COMMIT_LATENCY_MS at the end of every insert statement, before its commit. */
+async function prepareSlowCommitTable(pool: pg.Pool): Promise<void> {
+  await prefill(pool, SLOW_COMMIT_TABLE);
+  await pool.query(`CREATE FUNCTION ${SLOW_COMMIT_TABLE}_sleep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${COMMIT_LATENCY_MS / 1000}); RETURN NULL; END $$`);
+  // An AFTER ROW trigger fires once the whole insert statement is done (claims included) and before the commit.
+  await pool.query(`CREATE TRIGGER slow_commit AFTER INSERT ON ${SLOW_COMMIT_TABLE} FOR EACH ROW EXECUTE FUNCTION ${SLOW_COMMIT_TABLE}_sleep()`);
+}
+
+function orderingKey(cell: OrderingCell, operation: Operation, ordering: PostgresOrdering): string {
+  return `${cell.description} ${cell.latencyMs} ${operation.name} ${ordering}`;
+}
+
+/** Runs every cell with both orderings in each round, alternating which ordering goes first. */
+async function runOrderingRounds(databaseUrl: string): Promise<Map<string, Throughput[]>> {
+  const results = new Map<string, Throughput[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    process.stderr.write(`ordering round ${round} of ${ROUNDS}\n`);
+    const orderings = round % 2 === 1 ? ORDERINGS : [...ORDERINGS].reverse();
+    for (const cell of orderingCells()) {
+      for (const ordering of orderings) {
+        const measured = await measureOrdering(databaseUrl, cell, ordering);
+        for (const operation of cell.operations) {
+          const key = orderingKey(cell, operation, ordering);
+          results.set(key, [...(results.get(key) ?? []), measured.get(operation.name) as Throughput]);
+        }
+      }
+    }
+  }
+  return results;
+}
+
+function printOrdering(print: Print, results: ReadonlyMap<string, readonly Throughput[]>): void {
+  print(row(['clients run', 'simulated commit latency', 'operation', 'lock: ops/s', '(range)', 'claims: ops/s', '(range)', 'claims / lock', 'p50 ms lock / claims', 'p99 ms lock / claims', 'PostgreSQL CPU µs/op lock / claims', 'client CPU µs/op lock / claims']));
+  print(row(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const cell of orderingCells()) {
+    for (const operation of cell.operations) {
+      const [lock, claims] = ORDERINGS.map((ordering) => results.get(orderingKey(cell, operation, ordering)) ?? []) as [readonly Throughput[], readonly Throughput[]];
+      const pick = (runs: readonly Throughput[], field: keyof Throughput): number => median(runs.map((run) => run[field]));
+      const range = (runs: readonly Throughput[]): string => `${fixed(Math.min(...runs.map((run) => run.operationsPerSecond)), 0)}–${fixed(Math.max(...runs.map((run) => run.operationsPerSecond)), 0)}`;
+      const both = (field: keyof Throughput, decimals: number): string => `${fixed(pick(lock, field), decimals)} / ${fixed(pick(claims, field), decimals)}`;
+      // The median of the ratios within each round: both orderings ran minutes apart at most, under the same background load.
+      const ratio = median(claims.map((run, round) => run.operationsPerSecond / (lock[round]?.operationsPerSecond ?? Number.NaN)));
+      print(
+        row([
+          cell.description,
+          cell.latencyMs === 0 ? 'none' : `${cell.latencyMs} ms`,
+          operation.name,
+          fixed(pick(lock, 'operationsPerSecond'), 0),
+          range(lock),
+          fixed(pick(claims, 'operationsPerSecond'), 0),
+          range(claims),
+          `**${fixed(ratio, 2)}×**`,
+          both('p50Ms', 2),
+          both('p99Ms', 1),
+          both('databaseCpuMicroseconds', 0),
+          both('clientCpuMicroseconds', 0),
+        ]),
+      );
+    }
+  }
+}
+
+/** The ordering section: creates and lists with the insert lock against claims, in-process, same run. */
+async function runOrderingBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
+  await prepareSlowCommitTable(pool);
+  const results = await runOrderingRounds(databaseUrl);
+  print(`## Create ordering: the insert lock (before) against claims (now), ${CONNECTIONS} clients, in-process`);
+  print('');
+  print(
+    `${ORDERING_PROCESSES} storages ("server processes") in this process, each on its own pool of ${Math.ceil(CONNECTIONS / ORDERING_PROCESSES)} connections, ${CONNECTIONS} client loops spread over them; `
+    + `${SECONDS} s per run after a 1 s warm-up on fresh pools; medians over ${ROUNDS} rounds, both orderings in every round (alternating which goes first); claims / lock is the median of the ratios within each round. `
+    + `The simulated commit latency is an AFTER INSERT trigger sleeping ${COMMIT_LATENCY_MS} ms at the end of every insert statement, inside its transaction: the insert lock is held through it, as through a slow WAL flush, so the lock caps creates at 1 / ${COMMIT_LATENCY_MS} ms = ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s. `
+    + 'CPU per operation counts all operations of the run.',
+  );
+  print('');
+  printOrdering(print, results);
+  const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
+  print('');
+  print(`Errors over all runs: ${errors}.`);
+}
+
+interface WrkScripts {
+  directory: string;
+  create: string;
+  list: string;
+}
+
+async function writeScripts(): Promise<WrkScripts> {
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
+  const create = join(directory, 'create.lua');
+  const list = join(directory, 'list.lua');
   await writeFile(
     create,
     `wrk.method = "POST"\nwrk.path = "/v1/pets"\nwrk.headers["Authorization"] = "Bearer ${API_KEY}"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"bench pet","categoryId":7,"status":"available"}'\n`,
@@ -215,155 +412,206 @@ async function main(): Promise<void> {
     list,
     `wrk.headers["Authorization"] = "Bearer ${API_KEY}"\nrequest = function() return wrk.format("GET", "/v1/pets?limit=20&status=available&after=" .. math.random(0, ${LIST_AFTER_RANGE})) end\n`,
   );
+  return { directory, create, list };
+}
+
+/**
+ * Creates `table` and prefills it in one statement, then analyses it, as autovacuum would within a
+ * minute: a brand-new table has no statistics, and its first plans (bitmap scan plus sort) would be
+ * measured instead.
+ */
+async function prefill(pool: pg.Pool, table: string): Promise<void> {
+  await createPostgresStorage({ query: pool.query.bind(pool), table });
+  await pool.query(
+    `INSERT INTO ${table} (name, category_id, status) SELECT 'prefilled ' || n, n % 7, (ARRAY['available', 'pending', 'sold'])[1 + n % 3] FROM generate_series(1, ${PREFILLED_PETS}) AS n`,
+  );
+  await pool.query(`ANALYZE ${table}`);
+}
+
+const PINNED = '1';
+const SHARED = '0,1';
+
+function httpCells(databaseUrl: string): Cell[] {
+  const database = { PETSTORE_DATABASE_URL: databaseUrl };
+  return [
+    { key: 'serial memory', env: {}, processes: 1, core: PINNED, connections: 1 },
+    { key: 'serial postgres', env: database, processes: 1, core: PINNED, connections: 1 },
+    ...[PINNED, SHARED].flatMap((core) => [
+      { key: `${core} memory 1`, env: {}, processes: 1, core, connections: CONNECTIONS },
+      ...[1, 2, 4].map((processes) => ({ key: `${core} postgres ${processes}`, env: database, processes, core, connections: CONNECTIONS })),
+    ]),
+    ...[1, 2].map((processes) => ({ key: `nosync postgres ${processes}`, env: database, processes, core: PINNED, connections: CONNECTIONS, isAsynchronousCommit: true })),
+    { key: 'nosync serial postgres', env: database, processes: 1, core: PINNED, connections: 1, isAsynchronousCommit: true },
+  ];
+}
+
+/** Measures creates, then lists, through fresh server processes. */
+async function measureHttp(cell: Cell, scripts: WrkScripts): Promise<Pair> {
+  const servers: Server[] = [];
+  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core));
+  try {
+    await load(servers, scripts.create, cell.connections, 1);
+    const created = await load(servers, scripts.create, cell.connections, SECONDS);
+    await load(servers, scripts.list, cell.connections, 1);
+    const listed = await load(servers, scripts.list, cell.connections, SECONDS);
+    return { create: created, list: listed };
+  } finally {
+    await stopServers(servers);
+  }
+}
+
+async function runHttpRounds(pool: pg.Pool, databaseUrl: string, scripts: WrkScripts): Promise<Map<string, Pair[]>> {
+  const setSynchronousCommit = async (value: 'on' | 'off'): Promise<void> => {
+    await pool.query(`ALTER SYSTEM SET synchronous_commit = ${value}`);
+    await pool.query('SELECT pg_reload_conf()');
+  };
+  const results = new Map<string, Pair[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    process.stderr.write(`HTTP round ${round} of ${ROUNDS}\n`);
+    for (const cell of httpCells(databaseUrl)) {
+      if (cell.isAsynchronousCommit === true) await setSynchronousCommit('off');
+      const result = await measureHttp(cell, scripts);
+      if (cell.isAsynchronousCommit === true) await setSynchronousCommit('on');
+      results.set(cell.key, [...(results.get(cell.key) ?? []), result]);
+    }
+  }
+  return results;
+}
+
+function printOverhead(print: Print, pick: Pick): void {
+  print('## Per-request overhead: 1 server process on core 1, 1 connection (sequential requests)');
+  print('');
+  print('Latency is wall time seen by wrk; CPU is what the server process and PostgreSQL (all its processes) spent per request, which other load on the machine disturbs far less.');
+  print('');
+  print(row(['storage', 'operation', 'mean ms', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'PostgreSQL CPU µs/request']));
+  print(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
+  for (const operation of ['create', 'list'] as const) {
+    for (const name of ['memory', 'postgres']) {
+      const key = `serial ${name}`;
+      print(
+        row([
+          name,
+          operation,
+          fixed(pick(key, operation, 'meanMs'), 3),
+          fixed(pick(key, operation, 'p50Ms'), 3),
+          fixed(pick(key, operation, 'p99Ms'), 3),
+          fixed(pick(key, operation, 'serverCpuMicroseconds'), 0),
+          name === 'memory' ? '–' : fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0),
+        ]),
+      );
+    }
+    print(
+      row([
+        '**postgres − memory**',
+        operation,
+        fixed(pick('serial postgres', operation, 'meanMs') - pick('serial memory', operation, 'meanMs'), 3),
+        fixed(pick('serial postgres', operation, 'p50Ms') - pick('serial memory', operation, 'p50Ms'), 3),
+        '',
+        fixed(pick('serial postgres', operation, 'serverCpuMicroseconds') - pick('serial memory', operation, 'serverCpuMicroseconds'), 0),
+        fixed(pick('serial postgres', operation, 'databaseCpuMicroseconds'), 0),
+      ]),
+    );
+  }
+  print('');
+}
+
+function printThroughput(print: Print, pick: Pick, spread: Spread): void {
+  for (const [layout, core] of [['pinned: server processes and PostgreSQL on core 1, wrk on core 0', PINNED], ['shared: server processes on both cores, PostgreSQL on core 1, wrk on core 0', SHARED]] as const) {
+    print(`## Throughput, ${CONNECTIONS} connections, ${layout}`);
+    print('');
+    print(row(['storage', 'processes', 'create req/s', '(range)', 'create p99 ms', 'list req/s', '(range)', 'list p99 ms', 'create vs memory', 'list vs memory', 'create CPU µs/req (server + PostgreSQL)', 'list CPU µs/req (server + PostgreSQL)']));
+    print(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    const memoryKey = `${core} memory 1`;
+    const cpu = (key: string, operation: 'create' | 'list'): string =>
+      `${fixed(pick(key, operation, 'serverCpuMicroseconds'), 0)} + ${fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0)}`;
+    for (const [name, processes] of [['memory', 1], ['postgres', 1], ['postgres', 2], ['postgres', 4]] as const) {
+      const key = `${core} ${name} ${processes}`;
+      const [create, list] = [pick(key, 'create', 'requestsPerSecond'), pick(key, 'list', 'requestsPerSecond')];
+      print(
+        row([
+          name,
+          processes,
+          fixed(create, 0),
+          spread(key, 'create'),
+          fixed(pick(key, 'create', 'p99Ms'), 1),
+          fixed(list, 0),
+          spread(key, 'list'),
+          fixed(pick(key, 'list', 'p99Ms'), 1),
+          fixed(create / pick(memoryKey, 'create', 'requestsPerSecond'), 2),
+          fixed(list / pick(memoryKey, 'list', 'requestsPerSecond'), 2),
+          cpu(key, 'create'),
+          cpu(key, 'list'),
+        ]),
+      );
+    }
+    print('');
+  }
+}
+
+function printAsynchronousCommit(print: Print, pick: Pick, spread: Spread): void {
+  print(`## Creates with synchronous_commit=off (the commit no longer waits for the disk), pinned layout`);
+  print('');
+  print(row(['processes', 'connections', 'create req/s', '(range)', 'create mean ms', 'create p99 ms']));
+  print(row(['---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const [key, processes, connections] of [['nosync serial postgres', 1, 1], ['nosync postgres 1', 1, CONNECTIONS], ['nosync postgres 2', 2, CONNECTIONS]] as const) {
+    print(row([processes, connections, fixed(pick(key, 'create', 'requestsPerSecond'), 0), spread(key, 'create'), fixed(pick(key, 'create', 'meanMs'), 3), fixed(pick(key, 'create', 'p99Ms'), 1)]));
+  }
+}
+
+/** The HTTP sections: server processes over one PostgreSQL, measured with wrk. */
+async function runHttpBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
+  const scripts = await writeScripts();
+  try {
+    print(`HTTP runs: ${SECONDS} s of wrk after a 1 s warm-up, on fresh server processes; ${CONNECTIONS} connections spread evenly over the processes; table prefilled with ${PREFILLED_PETS} pets and analysed; create = POST /v1/pets, list = GET /v1/pets?limit=20&status=available&after=<random 0..${LIST_AFTER_RANGE}>.`);
+    print('');
+    const results = await runHttpRounds(pool, databaseUrl, scripts);
+    const pick: Pick = (key, operation, field) => median((results.get(key) ?? []).map((result) => result[operation][field]));
+    const spread: Spread = (key, operation) => {
+      const rates = (results.get(key) ?? []).map((result) => result[operation].requestsPerSecond);
+      return `${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)}`;
+    };
+    print(`All figures are medians over ${ROUNDS} interleaved rounds (the range of req/s across rounds is shown too).`);
+    print('');
+    printOverhead(print, pick);
+    printThroughput(print, pick, spread);
+    printAsynchronousCommit(print, pick, spread);
+    const errors = [...results.values()].flat().reduce((sum, result) => sum + result.create.errors + result.list.errors, 0);
+    print('');
+    print(`Errors (non-2xx responses and socket errors) over all runs: ${errors}.`);
+    print('');
+  } finally {
+    await rm(scripts.directory, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const binaries = await findPostgresBinaries();
+  if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
+  const isHttp = SECTIONS.has('http');
+  if (isHttp) {
+    await run('wrk', ['--version']).catch((error: unknown) => {
+      // wrk prints its version and exits 1; only a missing binary is a problem.
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new Error('wrk not found; apt-get install wrk');
+    });
+  }
   const cores = availableParallelism();
   // The load generator stays on core 0 throughout; children inherit that, so servers name their cores.
   await run('taskset', ['-cp', '0', String(process.pid)]);
   const cluster = await startPostgresCluster(binaries, { isDurable: true, cpus: '1' });
   databaseDirectory = cluster.dataDirectory;
-  const print = (line: string): void => void process.stdout.write(`${line}\n`);
+  const print: Print = (line) => void process.stdout.write(`${line}\n`);
+  const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
   try {
     const { stdout: pgVersion } = await run(join(binaries, 'postgres'), ['--version']);
-    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}, wrk 4.1 pinned to core 0.`);
+    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}${isHttp ? ', wrk 4.1' : ''}; the load generator pinned to core 0, PostgreSQL to core 1.`);
     print(`PostgreSQL: throwaway cluster, fsync=on, synchronous_commit=on (every acknowledged create is on disk), default pool of 10 connections per server process.`);
-    print(`Each run: ${SECONDS} s of wrk after a 1 s warm-up, on fresh server processes; ${CONNECTIONS} connections spread evenly over the processes; table prefilled with ${PREFILLED_PETS} pets and analysed; create = POST /v1/pets, list = GET /v1/pets?limit=20&status=available&after=<random 0..${LIST_AFTER_RANGE}>.`);
     print('');
-
-    async function measure(env: Record<string, string>, processes: number, core: string, connections: number): Promise<Pair> {
-      const servers: Server[] = [];
-      for (let index = 0; index < processes; index++) servers.push(await startServer(env, core));
-      try {
-        await load(servers, create, connections, 1);
-        const created = await load(servers, create, connections, SECONDS);
-        await load(servers, list, connections, 1);
-        const listed = await load(servers, list, connections, SECONDS);
-        return { create: created, list: listed };
-      } finally {
-        await stopServers(servers);
-      }
-    }
-
-    const database = { PETSTORE_DATABASE_URL: cluster.url };
-    // Prefilled in one statement and analysed, as autovacuum would within a minute: a brand-new
-    // table has no statistics, and its first plans (bitmap scan plus sort) would be measured instead.
-    const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
-    await createPostgresStorage({ query: pool.query.bind(pool) });
-    await pool.query(
-      `INSERT INTO pets (name, category_id, status) SELECT 'prefilled ' || n, n % 7, (ARRAY['available', 'pending', 'sold'])[1 + n % 3] FROM generate_series(1, ${PREFILLED_PETS}) AS n`,
-    );
-    await pool.query('ANALYZE pets');
-    const setSynchronousCommit = async (value: 'on' | 'off'): Promise<void> => {
-      await pool.query(`ALTER SYSTEM SET synchronous_commit = ${value}`);
-      await pool.query('SELECT pg_reload_conf()');
-    };
-
-    const PINNED = '1';
-    const SHARED = '0,1';
-    const cells: Cell[] = [
-      { key: 'serial memory', env: {}, processes: 1, core: PINNED, connections: 1 },
-      { key: 'serial postgres', env: database, processes: 1, core: PINNED, connections: 1 },
-      ...[PINNED, SHARED].flatMap((core) => [
-        { key: `${core} memory 1`, env: {}, processes: 1, core, connections: CONNECTIONS },
-        ...[1, 2, 4].map((processes) => ({ key: `${core} postgres ${processes}`, env: database, processes, core, connections: CONNECTIONS })),
-      ]),
-      ...[1, 2].map((processes) => ({ key: `nosync postgres ${processes}`, env: database, processes, core: PINNED, connections: CONNECTIONS, isAsynchronousCommit: true })),
-      { key: 'nosync serial postgres', env: database, processes: 1, core: PINNED, connections: 1, isAsynchronousCommit: true },
-    ];
-    const results = new Map<string, Pair[]>();
-    for (let round = 1; round <= ROUNDS; round++) {
-      process.stderr.write(`round ${round} of ${ROUNDS}\n`);
-      for (const cell of cells) {
-        if (cell.isAsynchronousCommit === true) await setSynchronousCommit('off');
-        const result = await measure(cell.env, cell.processes, cell.core, cell.connections);
-        if (cell.isAsynchronousCommit === true) await setSynchronousCommit('on');
-        results.set(cell.key, [...(results.get(cell.key) ?? []), result]);
-      }
-    }
-    await pool.end();
-    const pick = (key: string, operation: 'create' | 'list', field: keyof Measurement): number =>
-      median((results.get(key) ?? []).map((result) => result[operation][field]));
-    const spread = (key: string, operation: 'create' | 'list'): string => {
-      const rates = (results.get(key) ?? []).map((result) => result[operation].requestsPerSecond);
-      return `${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)}`;
-    };
-
-    print(`All figures are medians over ${ROUNDS} interleaved rounds (the range of req/s across rounds is shown too).`);
-    print('');
-    print('## Per-request overhead: 1 server process on core 1, 1 connection (sequential requests)');
-    print('');
-    print('Latency is wall time seen by wrk; CPU is what the server process and PostgreSQL (all its processes) spent per request, which other load on the machine disturbs far less.');
-    print('');
-    print(row(['storage', 'operation', 'mean ms', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'PostgreSQL CPU µs/request']));
-    print(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
-    for (const operation of ['create', 'list'] as const) {
-      for (const name of ['memory', 'postgres']) {
-        const key = `serial ${name}`;
-        print(
-          row([
-            name,
-            operation,
-            fixed(pick(key, operation, 'meanMs'), 3),
-            fixed(pick(key, operation, 'p50Ms'), 3),
-            fixed(pick(key, operation, 'p99Ms'), 3),
-            fixed(pick(key, operation, 'serverCpuMicroseconds'), 0),
-            name === 'memory' ? '–' : fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0),
-          ]),
-        );
-      }
-      print(
-        row([
-          '**postgres − memory**',
-          operation,
-          fixed(pick('serial postgres', operation, 'meanMs') - pick('serial memory', operation, 'meanMs'), 3),
-          fixed(pick('serial postgres', operation, 'p50Ms') - pick('serial memory', operation, 'p50Ms'), 3),
-          '',
-          fixed(pick('serial postgres', operation, 'serverCpuMicroseconds') - pick('serial memory', operation, 'serverCpuMicroseconds'), 0),
-          fixed(pick('serial postgres', operation, 'databaseCpuMicroseconds'), 0),
-        ]),
-      );
-    }
-    print('');
-
-    for (const [layout, core] of [['pinned: server processes and PostgreSQL on core 1, wrk on core 0', PINNED], ['shared: server processes on both cores, PostgreSQL on core 1, wrk on core 0', SHARED]] as const) {
-      print(`## Throughput, ${CONNECTIONS} connections, ${layout}`);
-      print('');
-      print(row(['storage', 'processes', 'create req/s', '(range)', 'create p99 ms', 'list req/s', '(range)', 'list p99 ms', 'create vs memory', 'list vs memory', 'create CPU µs/req (server + PostgreSQL)', 'list CPU µs/req (server + PostgreSQL)']));
-      print(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-      const memoryKey = `${core} memory 1`;
-      for (const [name, processes] of [['memory', 1], ['postgres', 1], ['postgres', 2], ['postgres', 4]] as const) {
-        const key = `${core} ${name} ${processes}`;
-        print(
-          row([
-            name,
-            processes,
-            fixed(pick(key, 'create', 'requestsPerSecond'), 0),
-            spread(key, 'create'),
-            fixed(pick(key, 'create', 'p99Ms'), 1),
-            fixed(pick(key, 'list', 'requestsPerSecond'), 0),
-            spread(key, 'list'),
-            fixed(pick(key, 'list', 'p99Ms'), 1),
-            fixed(pick(key, 'create', 'requestsPerSecond') / pick(memoryKey, 'create', 'requestsPerSecond'), 2),
-            fixed(pick(key, 'list', 'requestsPerSecond') / pick(memoryKey, 'list', 'requestsPerSecond'), 2),
-            `${fixed(pick(key, 'create', 'serverCpuMicroseconds'), 0)} + ${fixed(pick(key, 'create', 'databaseCpuMicroseconds'), 0)}`,
-            `${fixed(pick(key, 'list', 'serverCpuMicroseconds'), 0)} + ${fixed(pick(key, 'list', 'databaseCpuMicroseconds'), 0)}`,
-          ]),
-        );
-      }
-      print('');
-    }
-
-    print(`## Creates with synchronous_commit=off (the commit no longer waits for the disk), pinned layout`);
-    print('');
-    print(row(['processes', 'connections', 'create req/s', '(range)', 'create mean ms', 'create p99 ms']));
-    print(row(['---:', '---:', '---:', '---:', '---:', '---:']));
-    for (const [key, processes, connections] of [['nosync serial postgres', 1, 1], ['nosync postgres 1', 1, CONNECTIONS], ['nosync postgres 2', 2, CONNECTIONS]] as const) {
-      print(row([processes, connections, fixed(pick(key, 'create', 'requestsPerSecond'), 0), spread(key, 'create'), fixed(pick(key, 'create', 'meanMs'), 3), fixed(pick(key, 'create', 'p99Ms'), 1)]));
-    }
-    const errors = [...results.values()].flat().reduce((sum, result) => sum + result.create.errors + result.list.errors, 0);
-    print('');
-    print(`Errors (non-2xx responses and socket errors) over all runs: ${errors}.`);
+    await prefill(pool, 'pets');
+    if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
   } finally {
+    await pool.end();
     await cluster.stop();
-    await rm(scripts, { recursive: true, force: true });
   }
 }
 

@@ -4,8 +4,9 @@ import { PetstoreError } from '../../errors.js';
 export const DEFAULT_TABLE = 'pets';
 
 /**
- * Longest accepted name part: PostgreSQL truncates identifiers at 63 bytes, and the index name
- * derived from the table (`<table>_status_id_idx`) must fit too, or two tables could share one.
+ * Longest accepted name part: PostgreSQL truncates identifiers at 63 bytes, and the names derived
+ * from the table (`<table>_status_id_idx`, `<table>_list_after`) must fit too, or two tables
+ * could share one.
  */
 const MAX_NAME_PART_LENGTH = 48;
 
@@ -24,6 +25,12 @@ export interface TableName {
 
 function quote(identifier: string): string {
   return `"${identifier}"`;
+}
+
+/** The quoted name of an object derived from the table (`<table><suffix>`), in the table's schema. */
+export function siblingName(table: TableName, suffix: string): string {
+  const parts = table.text.split('.');
+  return parts.map((part, index) => quote(index === parts.length - 1 ? `${part}${suffix}` : part)).join('.');
 }
 
 /**
