@@ -2,6 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { captureAnswers, requestAnswer } from './capture.js';
+import { checkSameHeaders, createdCheck, errorCheck, missingHeaders, pageCheck, petCheck } from './checks.js';
+import type { AnswerCheck } from './checks.js';
+import type { CapturedAnswer } from './servers/ceiling.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { median, pinnedTo, run, startProcess, stopProcess } from './support.js';
 
@@ -13,15 +17,20 @@ export interface Scenario {
   isAuthenticated: boolean;
   expectedStatus: number;
   body?: string;
+  /** What every server's answer must be before it is measured. */
+  check: AnswerCheck;
 }
+
+/** The pet the create scenario sends. */
+const BENCH_PET = { name: 'bench-pet', categoryId: 7, status: 'available' };
 
 /** The scenarios of issue 6, each against servers pre-filled with 1,000 pets. */
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'GET /v1/pets?limit=20', method: 'GET', path: '/v1/pets?limit=20', isAuthenticated: true, expectedStatus: 200 },
-  { name: 'GET /v1/pets?limit=100&status=available', method: 'GET', path: '/v1/pets?limit=100&status=available', isAuthenticated: true, expectedStatus: 200 },
-  { name: 'GET /v1/pets/42', method: 'GET', path: '/v1/pets/42', isAuthenticated: true, expectedStatus: 200 },
-  { name: 'GET /v1/pets without a key (401)', method: 'GET', path: '/v1/pets', isAuthenticated: false, expectedStatus: 401 },
-  { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: '{"name":"bench-pet","categoryId":7,"status":"available"}' },
+  { name: 'GET /v1/pets?limit=20', method: 'GET', path: '/v1/pets?limit=20', isAuthenticated: true, expectedStatus: 200, check: pageCheck(20) },
+  { name: 'GET /v1/pets?limit=100&status=available', method: 'GET', path: '/v1/pets?limit=100&status=available', isAuthenticated: true, expectedStatus: 200, check: pageCheck(100, 'available') },
+  { name: 'GET /v1/pets/42', method: 'GET', path: '/v1/pets/42', isAuthenticated: true, expectedStatus: 200, check: petCheck(42) },
+  { name: 'GET /v1/pets without a key (401)', method: 'GET', path: '/v1/pets', isAuthenticated: false, expectedStatus: 401, check: errorCheck(401) },
+  { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: JSON.stringify(BENCH_PET), check: createdCheck(BENCH_PET) },
 ];
 
 /** The project's server exactly as `npm start` runs it, from `dist/` built by `npm run build`. */
@@ -32,9 +41,13 @@ const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';
 
 /**
  * The servers compared, in the order of the first round: the project's twice, without and with
- * metrics (`PETSTORE_METRICS=true`), so the cost of metrics is a ratio measured in the same run.
+ * metrics (`PETSTORE_METRICS=true`), so the cost of metrics is a ratio measured in the same run;
+ * the hand-written node:http baseline; fastify doing the project's work; fastify as a user writes it
+ * in an afternoon; and the two ceilings, node:http answering the project's captured bytes without
+ * work, with only `Content-Type` and `Content-Length` or with exactly the project's headers.
  */
-export const SERVERS = ['project', 'project-metrics', 'baseline', 'fastify'] as const;
+export const SERVERS = ['project', 'project-metrics', 'baseline', 'fastify', 'lean-fastify', 'ceiling-plain', 'ceiling-same-headers'] as const;
+/** One of the servers compared. */
 export type ServerName = (typeof SERVERS)[number];
 
 /** What wrk measured for one scenario on one server in one round. */
@@ -50,7 +63,17 @@ export interface HttpBenchOptions {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
+  /** The servers to run, in the order of the first round; default all of `SERVERS`. */
+  servers?: readonly ServerName[];
   log: (line: string) => void;
+}
+
+/** What the HTTP benchmark measured and found. */
+export interface HttpBenchResults {
+  /** wrk's figures by scenario name, then server, one per round. */
+  samples: Map<string, Map<ServerName, WrkResult[]>>;
+  /** The optional headers of each scenario's check that a server's answer lacked, by server, then scenario name. */
+  missingHeaders: Map<ServerName, Map<string, readonly string[]>>;
 }
 
 function luaScript(scenario: Scenario): string {
@@ -84,15 +107,25 @@ export function parseWrk(output: string, scenario: Scenario): WrkResult {
   return { requestsPerSecond, p99Ms: parseDuration(p99), requests };
 }
 
-/** Checks one response of the scenario for its exact status before measuring. */
-async function preflight(origin: string, scenario: Scenario): Promise<void> {
-  const headers: Record<string, string> = {};
-  if (scenario.isAuthenticated) headers['authorization'] = `Bearer ${BENCH_KEY}`;
-  if (scenario.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${origin}${scenario.path}`, { method: scenario.method, headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) });
-  const text = await response.text();
-  if (response.status !== scenario.expectedStatus) throw new Error(`${scenario.name}: expected ${scenario.expectedStatus}, got ${response.status} ${text}`);
-  JSON.parse(text);
+/**
+ * Checks one answer of the scenario before measuring: status, body and required headers on every
+ * server, and the same-headers ceiling's headers against the project's. Gives the optional headers
+ * the answer lacked.
+ */
+async function preflight(origin: string, scenario: Scenario, server: ServerName, captured: CapturedAnswer | undefined): Promise<string[]> {
+  const answer = await requestAnswer(origin, scenario);
+  try {
+    scenario.check.verify(answer);
+    // The plain ceiling sends `Content-Type` and `Content-Length` only, by definition: its body is checked, not its headers.
+    if (server !== 'ceiling-plain') scenario.check.verifyHeaders(answer);
+    if (server === 'ceiling-same-headers') {
+      if (captured === undefined) throw new Error('no captured answer of the project to compare with');
+      checkSameHeaders(captured, answer);
+    }
+  } catch (error) {
+    throw new Error(`${server}, ${scenario.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return missingHeaders(scenario.check, answer);
 }
 
 /** This process's environment without the project server's configuration, which the benchmark sets itself. */
@@ -133,8 +166,11 @@ async function checkMetricsOn(origin: string): Promise<void> {
   }
 }
 
-/** Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets, and gives its origin. */
-async function startBenchServer(server: ServerName): Promise<{ child: ChildProcess; origin: string }> {
+/**
+ * Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets (the ceilings
+ * with the file of the project's captured answers instead), and gives its origin.
+ */
+async function startBenchServer(server: ServerName, capturePath: string): Promise<{ child: ChildProcess; origin: string }> {
   if (server === 'project' || server === 'project-metrics') {
     const env: NodeJS.ProcessEnv = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
     if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
@@ -149,7 +185,7 @@ async function startBenchServer(server: ServerName): Promise<{ child: ChildProce
       throw error;
     }
   }
-  const { child, match } = await startProcess([COMPARISON_SCRIPT, server, '0'], { core: 0, ready: /ready (\d+)\n/ });
+  const { child, match } = await startProcess([COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
   return { child, origin: `http://127.0.0.1:${match[1]}` };
 }
 
@@ -159,9 +195,29 @@ async function wrk(origin: string, scenario: Scenario, script: string, seconds: 
   return stdout;
 }
 
-/** Runs every scenario against every server, alternating the server order round by round. */
-export async function runHttpBench(options: HttpBenchOptions): Promise<Map<string, Map<ServerName, WrkResult[]>>> {
-  const results = new Map<string, Map<ServerName, WrkResult[]>>(SCENARIOS.map((scenario) => [scenario.name, new Map(SERVERS.map((server) => [server, []]))]));
+/**
+ * Captures the project server's answer to each scenario once, from a process of its own started as
+ * `npm start` starts it and filled with the 1,000 pets, into `capturePath` for the ceilings to answer.
+ */
+async function captureProjectAnswers(capturePath: string): Promise<CapturedAnswer[]> {
+  const { child, origin } = await startBenchServer('project', capturePath);
+  try {
+    const captured = await captureAnswers(origin, SCENARIOS);
+    await writeFile(capturePath, JSON.stringify(captured));
+    return captured;
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+/**
+ * Runs every scenario against every server, alternating the server order round by round, after
+ * capturing the project's answers for the ceilings.
+ */
+export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBenchResults> {
+  const servers = options.servers ?? SERVERS;
+  const samples = new Map<string, Map<ServerName, WrkResult[]>>(SCENARIOS.map((scenario) => [scenario.name, new Map(servers.map((server) => [server, []]))]));
+  const missing = new Map<ServerName, Map<string, readonly string[]>>(servers.map((server) => [server, new Map()]));
   const scripts = await mkdtemp(join(tmpdir(), 'petstore-wrk-'));
   try {
     const scriptOf = new Map<string, string>();
@@ -170,19 +226,22 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Map<strin
       await writeFile(file, luaScript(scenario));
       scriptOf.set(scenario.name, file);
     }
+    const capturePath = join(scripts, 'captured-answers.json');
+    options.log('Capturing the project\'s answers for the ceilings…');
+    const captured = await captureProjectAnswers(capturePath);
     for (let round = 0; round < options.rounds; round++) {
-      const order = SERVERS.map((_, index) => SERVERS[(index + round) % SERVERS.length] as ServerName);
+      const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
       for (const server of order) {
         // A fresh process per server and round, so creates of earlier rounds never weigh on lists.
-        const { child, origin } = await startBenchServer(server);
+        const { child, origin } = await startBenchServer(server, capturePath);
         try {
-          for (const scenario of SCENARIOS) {
-            await preflight(origin, scenario);
+          for (const [index, scenario] of SCENARIOS.entries()) {
+            missing.get(server)?.set(scenario.name, await preflight(origin, scenario, server, captured[index]));
             const script = scriptOf.get(scenario.name) as string;
             await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
             const result = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
-            results.get(scenario.name)?.get(server)?.push(result);
-            options.log(`round ${round + 1} ${server.padEnd(15)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
+            samples.get(scenario.name)?.get(server)?.push(result);
+            options.log(`round ${round + 1} ${server.padEnd(20)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
           }
         } finally {
           await stopProcess(child);
@@ -192,7 +251,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<Map<strin
   } finally {
     await rm(scripts, { recursive: true, force: true });
   }
-  return results;
+  return { samples, missingHeaders: missing };
 }
 
 /** Median requests per second and p99 of one scenario on one server. */

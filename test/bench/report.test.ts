@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { SCENARIOS, SERVERS } from '../../bench/http.js';
+import type { HttpBenchResults, ServerName, WrkResult } from '../../bench/http.js';
+import { benchReport, geometricMean } from '../../bench/report.js';
+import type { ReportInput } from '../../bench/report.js';
+
+/** Requests per second of each server in every scenario of the synthetic run. */
+const RATES: Record<ServerName, number> = {
+  'project': 30_000,
+  'project-metrics': 29_000,
+  'baseline': 20_000,
+  'fastify': 24_000,
+  'lean-fastify': 25_000,
+  'ceiling-plain': 40_000,
+  'ceiling-same-headers': 32_000,
+};
+
+function results(servers: readonly ServerName[]): HttpBenchResults {
+  const sample = (server: ServerName): WrkResult[] => [1, 3, 2].map((round) => ({ requestsPerSecond: RATES[server] * (0.9 + round * 0.05), p99Ms: round, requests: 1000 }));
+  return {
+    samples: new Map(SCENARIOS.map((scenario) => [scenario.name, new Map(servers.map((server) => [server, sample(server)]))])),
+    missingHeaders: new Map(servers.map((server) => [server, new Map(SCENARIOS.map((scenario) => [scenario.name, server.startsWith('project') || server === 'ceiling-same-headers' ? [] : ['Link']]))])),
+  };
+}
+
+function input(servers: readonly ServerName[]): ReportInput {
+  return {
+    command: 'npm run bench -- --rounds 3',
+    date: '2026-11-23',
+    machine: '2 cores.',
+    rounds: 3,
+    durationSeconds: 5,
+    warmupSeconds: 2,
+    connections: 50,
+    servers,
+    http: results(servers),
+    inProcess: {
+      results: [
+        { operation: 'listPets({ limit: 100, status })', pets: 1_000, nsPerOp: 800, opsPerSecond: 1_250_000 },
+        { operation: 'listPets({ limit: 100, status })', pets: 1_000_000, nsPerOp: 1_000, opsPerSecond: 1_000_000 },
+      ],
+      bytesPerPet: 140,
+      requestCore: [{ request: 'GET /v1/pets/42', injectNsPerOp: 3_000, handleNsPerOp: 2_000 }],
+    },
+    startup: { compiledMs: 100, tsxMs: 600 },
+    elapsed: { totalMs: 600_000, httpMs: 540_000 },
+  };
+}
+
+function rowOf(report: string, heading: string, scenario: string): string[] {
+  const section = report.slice(report.indexOf(heading));
+  const line = section.split('\n').find((candidate) => candidate.startsWith(`| \`${scenario}\``)) ?? '';
+  return line.slice(1, -1).split('|').map((cell) => cell.trim());
+}
+
+describe('benchReport()', () => {
+  test('benchReport() gives every server\'s req/s and the ratios to fastify, lean fastify and the baseline, with their geometric means', () => {
+    const report = benchReport(input(SERVERS));
+    assert.match(report, /\| scenario \| `project` \| `baseline` \| `fastify` \| `lean-fastify` \| `ceiling-plain` \| `ceiling-same-headers` \| project \/ fastify \| project \/ lean-fastify \| project \/ baseline \|/);
+    assert.deepEqual(rowOf(report, '## HTTP', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '30,000', '20,000', '24,000', '25,000', '40,000', '32,000', '1.25×', '1.20×', '1.50×']);
+    assert.match(report, /\| \*\*geometric mean\*\* \|( {2}\|){6} \*\*1\.25×\*\* \| \*\*1\.20×\*\* \| \*\*1\.50×\*\* \|/);
+  });
+
+  test('benchReport() gives each server\'s fraction of both ceilings, and what the project\'s headers cost the ceiling', () => {
+    const row = rowOf(benchReport(input(SERVERS)), '## Fraction of the ceilings', 'POST /v1/pets (201)');
+    assert.deepEqual(row, ['`POST /v1/pets (201)`', '75 % / 94 %', '73 % / 91 %', '50 % / 63 %', '60 % / 75 %', '63 % / 78 %', '80 %']);
+  });
+
+  test('benchReport() lists the optional headers each other server left out', () => {
+    const report = benchReport(input(SERVERS));
+    assert.deepEqual(rowOf(report, '## Differences', 'lean-fastify').slice(0, 2), ['`lean-fastify`', '`Link`']);
+    assert.deepEqual(rowOf(report, '## Differences', 'ceiling-same-headers').slice(0, 2), ['`ceiling-same-headers`', 'none missing']);
+    assert.match(report, /The project sent every one of them\./);
+  });
+
+  test('benchReport() compares the request core in-process with the project\'s time per request over HTTP', () => {
+    assert.deepEqual(rowOf(benchReport(input(SERVERS)), '## Request core in-process', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '3,000', '2,000', '33,333', '6 %']);
+  });
+
+  test('benchReport() measures the cost of metrics only when the project ran with them, and says when it did not', () => {
+    assert.match(benchReport(input(SERVERS)), /\| `GET \/v1\/pets\/42` \| 30,000 \| 29,000 \| 0\.967× \|/);
+    const withoutMetrics = benchReport(input(SERVERS.filter((server) => server !== 'project-metrics')));
+    assert.match(withoutMetrics, /## Cost of metrics\n\nNot measured in this run \(`--no-metrics`\)\./);
+    assert.doesNotMatch(withoutMetrics, /`project-metrics`/);
+  });
+
+  test('benchReport() says how long the run took and what the standard run takes with its overheads', () => {
+    // 7 servers × 3 rounds of 5 × 7 s = 735 s of wrk in 540 s of HTTP: no start overhead left, 60 s outside.
+    assert.match(benchReport(input(SERVERS)), /The run took 10\.0 min, of which HTTP 9\.0 min .* takes about 21\.4 min with all seven servers, 18\.5 min with `--no-metrics`\./);
+  });
+
+  test('geometricMean() is the n-th root of the product', () => {
+    assert.equal(geometricMean([2, 8]), 4);
+    assert.ok(Number.isNaN(geometricMean([])));
+  });
+});
