@@ -20,12 +20,13 @@ export const COMMANDS = {
       'Each option can also be set by its environment variable; the flag beats the variable. '
         + 'Booleans take 1/0, true/false or yes/no in any case; a boolean flag alone means on. '
         + 'Values go as --name value or --name=value.',
-      'Without a key: GET /healthz (liveness), GET /readyz (readiness: the storage answers), '
+      'Without a key: GET /v1/docs (the reference page, with a console; GET / redirects there), '
+        + 'GET /healthz (liveness), GET /readyz (readiness: the storage answers), '
         + 'GET /metrics (with --metrics), GET /v1/openapi.json. With a key: GET/POST /v1/pets, '
         + 'GET /v1/pets/{petId} (deprecated).',
       'SIGTERM or SIGINT: /readyz fails at once, requests are served for --shutdown-delay seconds, '
         + 'then in-flight requests finish and the server exits 0. SIGHUP re-reads --api-keys-file.',
-      'Output: "Petstore listening on <url>" and the access log on stdout; one JSON line per event '
+      'Output: "Petstore listening on <url>", "Reference page (open it in a browser): <url>/docs" and the access log on stdout; one JSON line per event '
         + 'on stderr (time, level, msg, requestId where there is one); docs/operations.md in the repository lists them.',
     ],
   },

@@ -82,16 +82,21 @@ function reloadOnHangup(running: RunningServer, config: ServeConfig, io: CliIo, 
   io.onSignal('SIGHUP', () => void reload());
 }
 
-/** What the server announces once it listens: the JSON event, then the two human lines (the development key, the URL). */
+/**
+ * What the server announces once it listens: the JSON event, then the human lines (the development
+ * key, the API's URL, the reference page's URL). The page gets a line of its own, so the first line
+ * stays `Petstore listening on <url>`, which scripts parse.
+ */
 function announce(running: RunningServer, config: ServeConfig, keys: StartingKeys, io: CliIo, log: Logger): void {
   const url = new URL(running.url);
+  const referencePage = `${running.url}/docs`;
   log({
-    level: 'info', msg: 'Server listening', url: running.url, address: url.hostname, port: Number(url.port), storage: storageKindOf(config.storage),
+    level: 'info', msg: 'Server listening', url: running.url, referencePage, address: url.hostname, port: Number(url.port), storage: storageKindOf(config.storage),
     metrics: config.metrics, accessLog: config.accessLog, cors: config.corsOrigins ?? 'off', shutdownDelaySeconds: config.shutdownDelaySeconds,
   });
   // The only line that ever holds a key: the one the operator needs to call the server at all.
   if (keys.isGenerated) io.stderr(`No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: ${keys.apiKeys[0]}\n`);
-  io.stdout(`Petstore listening on ${running.url}\n`);
+  io.stdout(`Petstore listening on ${running.url}\nReference page (open it in a browser): ${referencePage}\n`);
 }
 
 /**

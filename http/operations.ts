@@ -1,12 +1,15 @@
 import { createOpenApiDocument, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError } from '../lib/index.js';
 import type { HeaderList, OperationName, Petstore } from '../lib/index.js';
 import { readJsonBody } from './body.js';
+import { createRepresentation, representationResponse } from './conditional.js';
+import type { Representation } from './conditional.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import { checkReadiness } from './readiness.js';
 import type { ReadinessOptions } from './readiness.js';
 import type { CoreRequest } from './request.js';
-import { jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse } from './response.js';
+import { renderReferencePage } from './reference/page.js';
+import { jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse, utf8Length } from './response.js';
 import type { BareResponse } from './response.js';
 
 /** One call of an operation: the request and what routing made of it. */
@@ -49,10 +52,37 @@ function deprecationHeaders(publicBase: string): HeaderList {
   return ['Deprecation', `@${GET_PET_DEPRECATED_AT}`, 'Sunset', GET_PET_SUNSET, 'Link', `<${publicBase}/pets>; rel="successor-version"`];
 }
 
-/** The standalone server's own operations: liveness, readiness and metrics. */
-function serverOperations(context: OperationsContext): Record<'checkHealth' | 'checkReadiness' | 'getMetrics', Operation> {
-  const { store, readiness, metricsText } = context;
+/** Media types of the description and of the reference page. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** A value built at its first use and kept. */
+function once(build: () => Representation): () => Representation {
+  let built: Representation | undefined;
+  return () => (built ??= build());
+}
+
+/**
+ * `GET /` of the standalone server: a 302 to the reference page, so a browser pointed at the server
+ * lands on it; temporary, as the root may one day serve something else. The short text says the same
+ * to a client that does not follow redirects.
+ */
+function redirectToReferencePage(basePath: string): BareResponse {
+  const location = `${basePath}/docs`;
+  const text = `The reference page of this server is at ${location}\n`;
   return {
+    status: 302,
+    headers: ['Location', location, 'Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))],
+    body: text,
+  };
+}
+
+/** The standalone server's own operations: the redirect to the reference page, liveness, readiness and metrics. */
+function serverOperations(context: OperationsContext): Record<'redirectToReferencePage' | 'checkHealth' | 'checkReadiness' | 'getMetrics', Operation> {
+  const { store, readiness, metricsText } = context;
+  const redirect = redirectToReferencePage(context.basePath);
+  return {
+    redirectToReferencePage: { run: (call) => (call.isHead ? { ...redirect, body: '' } : redirect) },
     checkHealth: { run: (call) => jsonResponse(200, HEALTHY, NO_HEADERS, call.isHead) },
     checkReadiness: {
       async run(call) {
@@ -76,8 +106,14 @@ export function createOperations(context: OperationsContext): Record<OperationNa
   const pages = new PageJsonCache(json);
   const defaultDeprecation = deprecationHeaders(basePath);
   const getPetHeaders = (publicBase: string): HeaderList => (publicBase === basePath ? defaultDeprecation : deprecationHeaders(publicBase));
-  // Constant for this handler, so it is serialised and encoded once.
-  const openApiJson = new TextEncoder().encode(JSON.stringify(createOpenApiDocument({ basePath, bodyLimit })));
+  // Constant for this handler: the description and the page are generated from this one object, each
+  // serialised, encoded and hashed once, at its first request (a few milliseconds a core that never serves them never spends).
+  const document = createOpenApiDocument({ basePath, bodyLimit });
+  const openApi = once(() => createRepresentation(JSON.stringify(document), JSON_TYPE));
+  const referencePage = once(() => {
+    const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit });
+    return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
+  });
 
   return {
     listPets: {
@@ -109,7 +145,8 @@ export function createOperations(context: OperationsContext): Record<OperationNa
       // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
       headers: getPetHeaders,
     },
-    getOpenApiDescription: { run: (call) => jsonResponse(200, openApiJson, NO_HEADERS, call.isHead) },
+    getOpenApiDescription: { run: (call) => representationResponse(openApi(), call.request.headers, call.isHead) },
+    getReferencePage: { run: (call) => representationResponse(referencePage(), call.request.headers, call.isHead) },
     ...serverOperations(context),
   };
 }

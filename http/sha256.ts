@@ -33,7 +33,8 @@ function pad(message: Uint8Array): DataView {
 
 /**
  * The SHA-256 digest of a text's UTF-8 bytes [FIPS 180-4]. Synchronous and free of any runtime's
- * crypto module, so the request core runs wherever JavaScript does; it only ever hashes API keys.
+ * crypto module, so the request core runs wherever JavaScript does; it hashes API keys, and once per
+ * core the texts served with an `ETag` and the reference page's inline script and style.
  */
 export function sha256(text: string): Uint8Array {
   const view = pad(encoder.encode(text));
@@ -80,4 +81,11 @@ export function digestsEqual(left: Uint8Array, right: Uint8Array): boolean {
   let difference = 0;
   for (let index = 0; index < left.length; index++) difference |= (left[index] as number) ^ (right[index] as number);
   return difference === 0;
+}
+
+/** The SHA-256 digest of a text's UTF-8 bytes in base64 with padding (RFC 4648 §4), as Content-Security-Policy hash sources write it. */
+export function sha256Base64(text: string): string {
+  let binary = '';
+  for (const byte of sha256(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

@@ -1,5 +1,7 @@
 /** The operations a route can run: the interface's three [spec 4] and the ones this project adds around them. */
-export type OperationName = 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'checkHealth' | 'checkReadiness' | 'getMetrics';
+export type OperationName =
+  | 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'getReferencePage' | 'checkHealth' | 'checkReadiness' | 'getMetrics'
+  | 'redirectToReferencePage';
 
 /** The request methods a route maps to operations; HEAD runs the GET operation without a body [RFC 9110 §9.3.2]. */
 export type RouteMethod = 'GET' | 'POST';
@@ -15,6 +17,8 @@ export interface Route {
   /** Answered without a key: it reveals nothing beyond the public interface. */
   readonly isPublic: boolean;
   readonly scope: RouteScope;
+  /** False for an `api` route the OpenAPI document leaves out: a learning aid beside the interface, not part of it. Default true. */
+  readonly isDescribed?: boolean;
 }
 
 /**
@@ -26,12 +30,16 @@ export const ROUTES: readonly Route[] = [
   { path: '/pets/{petId}', operations: { GET: 'getPet' }, isPublic: false, scope: 'api' },
   // The description of the public interface is public too.
   { path: '/openapi.json', operations: { GET: 'getOpenApiDescription' }, isPublic: true, scope: 'api' },
+  // The reference page, generated from that description: public too, and outside it, like /healthz.
+  { path: '/docs', operations: { GET: 'getReferencePage' }, isPublic: true, scope: 'api', isDescribed: false },
   // Liveness for load balancers; only the standalone server answers it, outside the interface.
   { path: '/healthz', operations: { GET: 'checkHealth' }, isPublic: true, scope: 'server' },
   // Readiness: whether the storage answers and shutdown has not begun; it reveals no pet and no key.
   { path: '/readyz', operations: { GET: 'checkReadiness' }, isPublic: true, scope: 'server' },
   // Prometheus metrics, only when the operator turns them on; without a key, since a scraper's key could create pets.
   { path: '/metrics', operations: { GET: 'getMetrics' }, isPublic: true, scope: 'server' },
+  // A browser pointed at the standalone server's root is sent to the reference page.
+  { path: '/', operations: { GET: 'redirectToReferencePage' }, isPublic: true, scope: 'server' },
 ];
 
 /**

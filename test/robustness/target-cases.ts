@@ -176,6 +176,10 @@ export function targetVerdict(fuzzed: TargetCase, apiKey: string, existing: Read
   if (target === '/healthz' || target.startsWith('/healthz?')) {
     return method === 'GET' || method === 'HEAD' ? { status: 200 } : { status: 405, code: 'method_not_allowed' };
   }
+  // The standalone server sends a browser at its root to the reference page.
+  if (target === '/' || target.startsWith('/?')) {
+    return method === 'GET' || method === 'HEAD' ? { status: 302 } : { status: 405, code: 'method_not_allowed' };
+  }
   let url = target;
   if (!url.startsWith('/')) {
     const authority = ABSOLUTE_FORM.exec(url);
