@@ -17,6 +17,6 @@ export type { PetStorage, StorageListQuery } from './storage/storage.js';
 export { clampLimit, isPetStatus, validateListQuery, validateNewPet, validatePetId } from './validate.js';
 export { createOpenApiDocument, SECURITY_SCHEME } from './openapi/index.js';
 export type {
-  JsonSchema, JsonValue, OpenApiDocument, OpenApiDocumentOptions, OpenApiHeader, OpenApiMediaType, OpenApiMethod, OpenApiOperation, OpenApiParameter,
-  OpenApiPathItem, OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
+  JsonSchema, JsonValue, OpenApiDocument, OpenApiDocumentOptions, OpenApiExample, OpenApiHeader, OpenApiHeaderExample, OpenApiMediaType, OpenApiMethod,
+  OpenApiOperation, OpenApiParameter, OpenApiPathItem, OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
 } from './openapi/index.js';

@@ -1,8 +1,9 @@
 import { INTERFACE_VERSION, VERSION_PATH } from '../versioning.js';
 import { ERROR_CODES } from '../errors.js';
-import type { ErrorCode } from '../errors.js';
 import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions, pathParametersOf } from './operations.js';
 import type { ErrorCase, OperationDefinition } from './operations.js';
+import { REQUEST_ID_EXAMPLES, sharedErrorExamples } from './examples.js';
+import type { Examples, SharedErrorCode } from './examples.js';
 import { COMPONENT_SCHEMAS, schemaRef } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OpenApiHeader, OpenApiPathItem, OpenApiResponse } from './types.js';
 
@@ -30,6 +31,7 @@ const REQUEST_ID_HEADER: OpenApiHeader = {
   description: 'The id of the request: the one it sent in `X-Request-Id` when that is 1 to 128 visible ASCII characters, otherwise a new one. The server\'s log lines about the request carry it.',
   required: true,
   schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+  examples: REQUEST_ID_EXAMPLES,
 };
 
 /** A response with `X-Request-Id` among its headers. */
@@ -37,13 +39,13 @@ function withRequestId(response: OpenApiResponse): OpenApiResponse {
   return { ...response, headers: { ...response.headers, 'X-Request-Id': REQUEST_ID_HEADER } };
 }
 
-/** The Error response of one code that no single operation owns. */
-function sharedResponse(code: ErrorCode, when: string): OpenApiResponse {
-  return errorResponse(ERROR_CODES[code], [{ code, when }], {});
-}
-
 /** Responses that belong to no single operation: an unknown path, another method, and what the connection layer answers. */
-function sharedResponses(): Record<string, OpenApiResponse> {
+function sharedResponses(basePath: string): Record<string, OpenApiResponse> {
+  const examples = sharedErrorExamples(basePath);
+  /** The Error response of one code that no single operation owns, with its example. */
+  function sharedResponse(code: SharedErrorCode, when: string): OpenApiResponse {
+    return errorResponse(ERROR_CODES[code], [{ code, when, examples: examples[code] }], {});
+  }
   return {
     UnknownPath: sharedResponse('not_found', 'No resource has this path (answered after authentication, so it reveals nothing).'),
     MethodNotAllowed: sharedResponse('method_not_allowed', 'The path exists but does not answer this method; `Allow` lists those it does.'),
@@ -65,9 +67,12 @@ function errorResponse(status: number, cases: readonly ErrorCase[], everyAnswer:
     if (carriers > 0) headers[name] = carriers === cases.length ? header : { ...header, required: false };
   }
   const narrowed: JsonSchema = { properties: { code: { enum: codes }, status: { const: status } } };
+  // A request without Host is the rarest 400, so its example comes after those of the operation's own failures.
+  const ordered = [...cases.filter((failure) => failure.code !== 'bad_request'), ...cases.filter((failure) => failure.code === 'bad_request')];
+  const examples: Examples = Object.assign({}, ...ordered.map((failure) => failure.examples));
   const response: OpenApiResponse = {
     description: cases.map((failure) => `\`${failure.code}\`: ${failure.when}`).join(' '),
-    content: { 'application/json': { schema: { allOf: [schemaRef('Error'), narrowed] } } },
+    content: { 'application/json': { schema: { allOf: [schemaRef('Error'), narrowed] }, examples } },
   };
   if (Object.keys(headers).length > 0) response.headers = headers;
   return withRequestId(response);
@@ -140,7 +145,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
     paths: pathItems(definitions),
     components: {
       schemas: COMPONENT_SCHEMAS,
-      responses: sharedResponses(),
+      responses: sharedResponses(basePath),
       securitySchemes: {
         [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <API_KEY>` [spec 5].' },
       },

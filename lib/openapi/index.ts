@@ -1,6 +1,6 @@
 export { createOpenApiDocument, SECURITY_SCHEME } from './document.js';
 export type { OpenApiDocumentOptions } from './document.js';
 export type {
-  JsonSchema, JsonValue, OpenApiDocument, OpenApiHeader, OpenApiMediaType, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiPathItem,
-  OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
+  JsonSchema, JsonValue, OpenApiDocument, OpenApiExample, OpenApiHeader, OpenApiHeaderExample, OpenApiMediaType, OpenApiMethod, OpenApiOperation,
+  OpenApiParameter, OpenApiPathItem, OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
 } from './types.js';

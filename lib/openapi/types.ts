@@ -4,16 +4,32 @@ export type JsonValue = string | number | boolean | null | readonly JsonValue[] 
 /** A JSON Schema 2020-12 object, the dialect of OpenAPI 3.1 schemas. */
 export type JsonSchema = { readonly [keyword: string]: JsonValue };
 
+/** An example of a body or parameter [OpenAPI 3.1 §4.8.19]: what it shows, and the value itself, inline. */
+export interface OpenApiExample {
+  summary: string;
+  value: JsonValue;
+}
+
+/** An example of a header's value [OpenAPI 3.1 §4.8.19], as sent on the wire. */
+export interface OpenApiHeaderExample {
+  summary?: string;
+  value: string;
+}
+
 /** A response or request header [OpenAPI 3.1 §4.8.21]. */
 export interface OpenApiHeader {
   description: string;
   required?: boolean;
   schema: JsonSchema;
+  /** Keyed like the body examples of the response when the value belongs to one of them, otherwise by what the value shows. */
+  examples?: Record<string, OpenApiHeaderExample>;
 }
 
 /** The content of one media type [OpenAPI 3.1 §4.8.14]. */
 export interface OpenApiMediaType {
   schema: JsonSchema;
+  /** A request example and the response example of its answer share a key. */
+  examples?: Record<string, OpenApiExample>;
 }
 
 /** One response of an operation [OpenAPI 3.1 §4.8.17]. */
@@ -30,6 +46,8 @@ export interface OpenApiParameter {
   required: boolean;
   description: string;
   schema: JsonSchema;
+  /** Values the request examples send, keyed like the response examples of their answers. */
+  examples?: Record<string, OpenApiExample>;
 }
 
 /** A request body [OpenAPI 3.1 §4.8.13]. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createOpenApiDocument } from '../../lib/index.js';
-import type { OpenApiDocumentOptions } from '../../lib/index.js';
+import type { OpenApiDocument, OpenApiDocumentOptions } from '../../lib/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -19,6 +19,35 @@ const VARIANTS: Record<string, OpenApiDocumentOptions> = {
 
 /** The shared responses that no operation references, on purpose (see redocly.yaml). */
 const SHARED_RESPONSES = ['UnknownPath', 'MethodNotAllowed', 'MalformedRequest', 'RequestTimeout', 'ExpectationFailed', 'HeadersTooLarge'];
+
+/** The rules that flag examples not matching their schema, which redocly.yaml turns off for the request examples invalid on purpose. */
+const EXAMPLE_RULES = new Set(['no-invalid-media-type-examples', 'no-invalid-parameter-examples']);
+
+/** JSON pointers to the request examples whose answer is a 400: a request body's or a parameter's example, under a key a 400 answers. */
+function rejectedRequestExamples(document: OpenApiDocument): string[] {
+  const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  const pointers: string[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'head', 'post'] as const) {
+      const operation = item[method];
+      // HEAD answers like GET, without the bodies that hold the keys.
+      const answering = method === 'head' ? item.get : operation;
+      const rejected = new Set(Object.keys(answering?.responses['400']?.content?.['application/json']?.examples ?? {}));
+      if (operation === undefined) continue;
+      const at = `#/paths/${escape(path)}/${method}`;
+      for (const key of Object.keys(operation.requestBody?.content['application/json']?.examples ?? {})) {
+        if (rejected.has(key)) pointers.push(`${at}/requestBody/content/application~1json/examples/${key}/value`);
+      }
+      (operation.parameters ?? []).forEach((parameter, index) => {
+        for (const key of Object.keys(parameter.examples ?? {})) if (rejected.has(key)) pointers.push(`${at}/parameters/${index}/examples/${key}/value`);
+      });
+      (item.parameters ?? []).forEach((parameter, index) => {
+        for (const key of Object.keys(parameter.examples ?? {})) if (rejected.has(key)) pointers.push(`#/paths/${escape(path)}/parameters/${index}/examples/${key}/value`);
+      });
+    }
+  }
+  return pointers;
+}
 
 /** One problem of `redocly lint --format json`, as far as the assertions read it. */
 interface LintProblem {
@@ -82,14 +111,23 @@ describe('createOpenApiDocument() under redocly lint', () => {
     }
   });
 
-  test('createOpenApiDocument() leaves only the shared responses unreferenced, the one exception redocly.yaml makes', async () => {
+  test('createOpenApiDocument() leaves only the shared responses unreferenced and only the rejected request examples invalid, the exceptions redocly.yaml makes', async () => {
     const file = files['withBodyLimit'];
     assert.ok(file !== undefined);
     // From the temporary directory, which has no redocly.yaml: the recommended rules alone.
     const report = await lint(file, directory);
-    const allowed = new Set(SHARED_RESPONSES.map((name) => `#/components/responses/${name}`));
-    const others = report.problems.filter((problem) => !(problem.ruleId === 'no-unused-components' && allowed.has(problem.location[0]?.pointer ?? '')));
+    const unused = new Set(SHARED_RESPONSES.map((name) => `#/components/responses/${name}`));
+    const rejected = rejectedRequestExamples(createOpenApiDocument(VARIANTS['withBodyLimit']));
+    const isRejected = (pointer: string): boolean => rejected.some((example) => pointer === example || pointer.startsWith(`${example}/`));
+    const others = report.problems.filter((problem) => {
+      const pointer = problem.location[0]?.pointer ?? '';
+      if (problem.ruleId === 'no-unused-components') return !unused.has(pointer);
+      return !(EXAMPLE_RULES.has(problem.ruleId) && isRejected(pointer));
+    });
     assert.deepEqual(others, [], describeProblems(report));
     assert.equal(report.totals.errors, 0);
+    // Each rejected request example is flagged: the rules run, and they agree that the schema refuses it.
+    const flagged = new Set(report.problems.filter((problem) => EXAMPLE_RULES.has(problem.ruleId)).map((problem) => problem.location[0]?.pointer ?? ''));
+    for (const example of rejected) assert.ok([...flagged].some((pointer) => pointer === example || pointer.startsWith(`${example}/`)), example);
   });
 });
