@@ -13,8 +13,8 @@ export interface Kind<T> {
 
 /**
  * One setting of the command line: its flag and environment variable, and its default as a value
- * and as the words `--help`, the README and docs/operations.md show (test/cli/settings-docs.test.ts
- * checks that all three agree with this table).
+ * and as the words `--help` and docs/operations.md show (test/cli/settings-docs.test.ts checks that
+ * both agree with this table).
  */
 export interface Setting<T, D extends T | undefined = T | undefined> {
   /** `--name`; undefined for a setting read from the environment only. */

@@ -5,61 +5,31 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ERROR_CODES } from '../lib/index.js';
+import { codeBlocks, curlSessions, readmeApiKey, shellLines } from './support/readme.js';
+import type { CurlSample } from './support/readme.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
 const README = await readFile(join(ROOT, 'README.md'), 'utf8');
+/** The page the README sends readers to for the package's other entry points, whose samples are checked here too. */
+const EMBEDDING = await readFile(join(ROOT, 'docs', 'embedding.md'), 'utf8');
 const SCRIPTS = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** The key the README's server is started with, as its quick start shows. */
 const README_KEY = 'secret-key';
 
-/** The fenced code blocks of a Markdown text, with their language. */
-function codeBlocks(markdown: string, language: string): string[] {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '');
-}
+/** The origin the README's samples name; the test's server listens on a free port instead. */
+const README_ORIGIN = 'http://127.0.0.1:8080';
 
-/** The lines of a shell block, with `\` continuations joined. */
-function shellLines(block: string): string[] {
-  return block.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim());
-}
-
-/** A curl command of the README and what its comment lines say it answers. */
-interface CurlCase {
-  command: string;
-  status: number;
-  headers: [string, string][];
-  body: unknown;
-}
-
-/** Reads the curl commands of a shell block, each followed by `# STATUS Reason`, `# Header: value` lines and a `# JSON` body line. */
-function curlCases(lines: readonly string[]): { assignments: string[]; cases: CurlCase[] } {
-  const assignments: string[] = [];
-  const cases: CurlCase[] = [];
-  let current: CurlCase | undefined;
-  for (const line of lines) {
-    if (line.startsWith('curl ')) {
-      current = { command: line, status: 0, headers: [], body: undefined };
-      cases.push(current);
-    } else if (/^[A-Z_]+=/.test(line)) {
-      assignments.push(line);
-    } else if (line.startsWith('# ') && current !== undefined) {
-      const text = line.slice(2);
-      const status = /^([1-5][0-9]{2}) [A-Z]/.exec(text);
-      const header = /^([A-Za-z-]+): (.+)$/.exec(text);
-      if (current.status === 0 && status !== null) current.status = Number(status[1]);
-      else if (text.startsWith('{') || text.startsWith('[')) current.body = JSON.parse(text);
-      else if (header !== null) current.headers.push([header[1] ?? '', header[2] ?? '']);
-    } else if (line === '') {
-      current = undefined;
-    }
-  }
-  return { assignments, cases };
+/** The server `npm start` started: its origin, what it has written to stdout so far, and how to stop it. */
+interface NpmServer {
+  origin: string;
+  stdout(): string;
+  stop(): Promise<void>;
 }
 
 /** Starts `npm start` as the README does, in a process group of its own so it can be stopped whole. */
-async function startWithNpm(): Promise<{ origin: string; stop: () => Promise<void> }> {
+async function startWithNpm(): Promise<NpmServer> {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
@@ -68,10 +38,13 @@ async function startWithNpm(): Promise<{ origin: string; stop: () => Promise<voi
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   let output = '';
-  const url = await new Promise<string>((found, fail) => {
+  let stdout = '';
+  const origin = await new Promise<string>((found, fail) => {
     child.stdout.on('data', (data: Buffer) => {
       output += data.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      stdout += data.toString('utf8');
+      // The startup line names the API's base URL; whatever else it says, that URL ends in /v1.
+      const match = /(http:\/\/127\.0\.0\.1:[0-9]+)\/v1\b/.exec(stdout);
       if (match?.[1] !== undefined) found(match[1]);
     });
     child.stderr.on('data', (data: Buffer) => {
@@ -80,7 +53,8 @@ async function startWithNpm(): Promise<{ origin: string; stop: () => Promise<voi
     exited.then(() => fail(new Error(`npm start exited before listening: ${output}`)));
   });
   return {
-    origin: new URL(url).origin,
+    origin,
+    stdout: () => stdout,
     async stop() {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
       await exited;
@@ -88,24 +62,40 @@ async function startWithNpm(): Promise<{ origin: string; stop: () => Promise<voi
   };
 }
 
-/** Runs curl commands in bash and splits each answer into status, headers and body. */
-async function replay(origin: string, assignments: readonly string[], cases: readonly CurlCase[]): Promise<{ status: number; headers: Map<string, string>; body: string }[]> {
+/** Runs a session's curl commands exactly as written, but against `origin`, in one bash, and returns what each printed on stdout. */
+async function replay(origin: string, assignments: readonly string[], samples: readonly CurlSample[]): Promise<string[]> {
   const script = [
     'set -u',
     ...assignments,
-    ...cases.map((curl) => `printf '\\n@@@\\n'; ${curl.command.replaceAll('http://127.0.0.1:8080', origin)} -D - -w '\\n%{http_code}'`),
+    // A record separator before each command's output, a byte no answer of the session holds.
+    ...samples.map((sample) => `printf '\\036'; ${sample.command.replaceAll(README_ORIGIN, origin)}`),
   ].join('\n');
-  const { stdout } = await run('bash', ['-c', script]);
-  return stdout.split('\n@@@\n').slice(1).map((answer) => {
-    const headEnd = answer.indexOf('\r\n\r\n');
-    const lastLine = answer.lastIndexOf('\n');
-    const headers = new Map<string, string>();
-    for (const line of answer.slice(0, headEnd).split('\r\n').slice(1)) {
-      const colon = line.indexOf(':');
-      headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-    }
-    return { status: Number(answer.slice(lastLine + 1)), headers, body: answer.slice(headEnd + 4, lastLine) };
-  });
+  const { stdout } = await run('bash', ['--noprofile', '--norc', '-c', script], { maxBuffer: 1 << 24 });
+  return stdout.split('\u001e').slice(1);
+}
+
+/**
+ * Asserts that what a sample shows is what `curl -i` printed, with some header lines left out: the
+ * status line as printed, each shown header line as one of the printed ones in the printed order,
+ * and then an empty line and the whole body when there is one.
+ */
+function assertShownAsPrinted(sample: CurlSample, printed: string): void {
+  const headEnd = printed.indexOf('\r\n\r\n');
+  assert.ok(headEnd > 0, `${sample.command} prints no head (curl shows it with -i or -I): ${JSON.stringify(printed.slice(0, 200))}`);
+  const [statusLine, ...headerLines] = printed.slice(0, headEnd).split('\r\n');
+  const body = printed.slice(headEnd + 4);
+  const blank = sample.shown.indexOf('');
+  const shownHeaders = sample.shown.slice(1, blank === -1 ? undefined : blank);
+  const shownBody = blank === -1 ? undefined : sample.shown.slice(blank + 1).join('\n');
+  assert.equal(sample.shown[0], statusLine, `${sample.command}: the status line`);
+  let position = 0;
+  for (const line of shownHeaders) {
+    const found = headerLines.indexOf(line, position);
+    assert.ok(found !== -1, `${sample.command}: "${line}" is not among the header lines printed after "${headerLines[position - 1] ?? statusLine}":\n${headerLines.join('\n')}`);
+    position = found + 1;
+  }
+  if (body === '') assert.equal(shownBody, undefined, `${sample.command} prints no body`);
+  else assert.equal(shownBody, body, `${sample.command}: the body, in full`);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -116,6 +106,8 @@ async function exists(path: string): Promise<boolean> {
 async function checkCommand(part: string): Promise<string | undefined> {
   const command = part.replace(/^([A-Z_]+=\S+\s+)+/, '');
   if (command === 'npm ci') return 'an npm command';
+  // Packed and installed into a new project, then imported from every entry point, by test/package.test.ts.
+  if (command === 'npm install petstore-reference') return (await exists(join(ROOT, 'test', 'package.test.ts'))) ? 'the packed package, installed by its test' : undefined;
   const script = /^npm (?:run )?(\S+)$/.exec(command);
   if (script?.[1] !== undefined) return Object.hasOwn(SCRIPTS, script[1]) ? `the script ${script[1]}` : undefined;
   const example = /^npx tsx (examples\/([\w-]+)\.ts)$/.exec(command);
@@ -123,19 +115,21 @@ async function checkCommand(part: string): Promise<string | undefined> {
     const isTested = await exists(join(ROOT, 'test', 'examples', `${example[2]}.test.ts`));
     return (await exists(join(ROOT, example[1]))) && isTested ? `${example[1]}, run by its test` : undefined;
   }
-  // Run from a packed and installed tarball against a live server by test/conformance/package.test.ts.
-  if (command.startsWith('npx petstore-reference conformance ')) {
-    return (await exists(join(ROOT, 'test', 'conformance', 'package.test.ts'))) ? 'the conformance command, run by its package test' : undefined;
-  }
-  // Its compiled form is started by test/package.test.ts.
-  if (command === 'node dist/cli/main.js') return (await exists(join(ROOT, 'cli', 'main.ts'))) ? 'the compiled server' : undefined;
   return undefined;
 }
 
+/** The lines a TypeScript sample says it prints, from its `// prints …` comments, in order. */
+function printedLines(block: string): string[] {
+  return [...block.matchAll(/\/\/ prints (.+)$/gm)].map((match) => match[1] ?? '');
+}
+
 describe('README.md', () => {
-  test('README.md TypeScript samples type-check against the sources, with the package names mapped to them', async () => {
-    const blocks = codeBlocks(README, 'ts');
-    assert.ok(blocks.length >= 4, 'the README shows the engine, the handler, the client and the contract suite');
+  test('README.md and docs/embedding.md TypeScript samples type-check against the sources, and those that say what they print print it', async () => {
+    const readmeBlocks = codeBlocks(README, 'ts');
+    assert.ok(readmeBlocks.length >= 2, 'the README shows the engine and the server');
+    assert.ok(readmeBlocks.some((block) => printedLines(block).length > 0), 'the README shows what its engine sample prints');
+    const blocks = [...readmeBlocks, ...codeBlocks(EMBEDDING, 'ts')];
+    assert.ok(blocks.length >= 8, 'docs/embedding.md shows the engine, the handler, the fetch handler, inject, the client and the contract suite');
     const directory = await mkdtemp(join(tmpdir(), 'petstore-readme-'));
     try {
       const files = blocks.map((_, index) => `sample-${index}.ts`);
@@ -146,6 +140,7 @@ describe('README.md', () => {
           // The sources' own lib (tsconfig.json): the fetch API's types come from @types/node, not from the DOM lib, whose BodyInit they do not target.
           target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true,
           verbatimModuleSyntax: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
+          // tsc type-checks and tsx runs the samples through these: the package's names mapped to the sources.
           paths: {
             'petstore-reference': [join(ROOT, 'lib', 'index.ts')],
             'petstore-reference/server': [join(ROOT, 'server', 'index.ts')],
@@ -154,7 +149,8 @@ describe('README.md', () => {
             'petstore-reference/testing': [join(ROOT, 'testing', 'index.ts')],
             'petstore-reference/file-storage': [join(ROOT, 'lib', 'storage', 'file', 'index.ts')],
             'petstore-reference/postgres': [join(ROOT, 'lib', 'storage', 'postgres', 'index.ts')],
-            // The README shows the fetch handler inside hono, a dev dependency: its own types.
+            'petstore-reference/conformance': [join(ROOT, 'conformance', 'index.ts')],
+            // docs/embedding.md shows the fetch handler inside hono, a dev dependency: its own types.
             hono: [join(ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
           },
         },
@@ -162,34 +158,45 @@ describe('README.md', () => {
       }));
       const result = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', directory]).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
       assert.equal(result.stdout.trim(), '');
+      for (const [index, block] of blocks.entries()) {
+        const expected = printedLines(block);
+        if (expected.length === 0) continue;
+        const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), [files[index] ?? ''], { cwd: directory });
+        assert.deepEqual(stdout.trimEnd().split('\n'), expected, block);
+      }
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
   });
 
-  test('README.md curl samples answer what their comments say, against a server started with npm start', async () => {
-    assert.match(README, new RegExp(`PETSTORE_API_KEYS=${README_KEY} npm start`));
-    const blocks = codeBlocks(README, 'sh').map(shellLines).map(curlCases).filter((block) => block.cases.length > 0);
-    assert.ok(blocks.length > 0);
+  test('README.md quick start holds against a server started with npm start: every curl sample prints the lines shown as curl -i prints them, and the startup lines and the page to open are the server\'s', async () => {
+    assert.equal(readmeApiKey(README), README_KEY);
+    const sessions = curlSessions(README);
+    assert.ok(sessions.length > 0);
     const server = await startWithNpm();
     try {
-      for (const { assignments, cases } of blocks) {
-        const answers = await replay(server.origin, assignments, cases);
-        assert.equal(answers.length, cases.length);
-        cases.forEach((curl, index) => {
-          const answer = answers[index];
-          assert.ok(answer !== undefined && curl.status !== 0, `${curl.command} shows its status`);
-          assert.equal(answer.status, curl.status, curl.command);
-          for (const [name, value] of curl.headers) assert.equal(answer.headers.get(name.toLowerCase()), value, `${curl.command}: ${name}`);
-          if (curl.body !== undefined) assert.deepEqual(JSON.parse(answer.body), curl.body, curl.command);
-        });
+      for (const { assignments, samples } of sessions) {
+        const printed = await replay(server.origin, assignments, samples);
+        assert.equal(printed.length, samples.length);
+        samples.forEach((sample, index) => assertShownAsPrinted(sample, printed[index] ?? ''));
       }
+      // The lines the quick start says the server prints, as npm start printed them, one after the other.
+      const startup = codeBlocks(README, 'text').find((block) => block.startsWith('Petstore listening on '));
+      assert.ok(startup !== undefined, 'the quick start shows what the server prints');
+      assert.ok(server.stdout().includes(startup.replaceAll(README_ORIGIN, server.origin)), `npm start printed:\n${server.stdout()}`);
+      // The page the quick start tells readers to open in a browser, served without a key.
+      const page = /Open\s+\*\*(http:\/\/\S+?)\*\*/.exec(README)?.[1];
+      assert.ok(page !== undefined, 'the quick start names a page to open');
+      const answer = await fetch(page.replace(README_ORIGIN, server.origin));
+      assert.equal(answer.status, 200, page);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await answer.text(), /<html/i);
     } finally {
       await server.stop();
     }
   });
 
-  test('README.md shell commands other than curl name scripts and examples that exist and are tested', async () => {
+  test('README.md shell commands other than curl name scripts, examples and the package, each of which a test runs', async () => {
     for (const block of codeBlocks(README, 'sh')) {
       for (const line of shellLines(block)) {
         if (line === '' || line.startsWith('#') || line.startsWith('curl ') || /^[A-Z_]+='/.test(line)) continue;
@@ -198,22 +205,6 @@ describe('README.md', () => {
         }
       }
     }
-  });
-
-  test('README.md error code table is ERROR_CODES', () => {
-    const section = README.slice(README.indexOf('## Error codes'));
-    const rows = [...section.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((match) => [match[1], Number(match[2])]);
-    assert.deepEqual(rows, Object.entries(ERROR_CODES));
-    assert.match(README, new RegExp(`the ${Object.keys(ERROR_CODES).length} codes above`));
-  });
-
-  test('README.md configuration table names only variables the server reads', async () => {
-    // The command line reads each variable through its one table of settings.
-    const main = await readFile(join(ROOT, 'cli', 'settings.ts'), 'utf8');
-    const section = README.slice(README.indexOf('## Configuration'));
-    const variables = [...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1] ?? '');
-    assert.ok(variables.length >= 6);
-    for (const variable of variables) assert.match(main, new RegExp(`env: '${variable}'`), variable);
   });
 
   test('README.md links point to files that exist', async () => {

@@ -99,10 +99,11 @@ describe('createFetchHandler() served by Deno and Bun, against the node:http ser
   });
   after(() => build?.remove());
 
-  test('the README curl samples replay as a session: creates, lists, gets and errors, each answered by the node:http server', () => {
+  test('the README curl samples replay as a session: creates, lists, gets and errors, each answered by the node:http server with the status the README shows', () => {
     assert.ok(readme.requests.length >= 8, `${readme.requests.length} curl requests in README.md`);
     const statuses = new Set(nodeAnswers.map((answer) => answer.status));
     for (const status of [200, 201, 400, 401, 404]) assert.ok(statuses.has(status), `the README shows a ${status}: ${[...statuses].join(', ')}`);
+    assert.deepEqual(nodeAnswers.map((answer) => answer.status), readme.statuses, 'each answer has the status the README shows under its command');
   });
 
   for (const { name, serve, problem } of RUNTIMES) {

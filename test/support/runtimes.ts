@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './process.js';
+import { curlSessions, readmeApiKey, shownStatus } from './readme.js';
 
 const run = promisify(execFile);
 
@@ -133,15 +134,12 @@ export function assertSameAnswer(actual: WireAnswer, expected: WireAnswer, label
   assert.deepEqual(comparableHeaders(actual.headers), comparableHeaders(expected.headers), `${label}: headers`);
 }
 
-/** The fenced code blocks of a Markdown text in one language. */
-function codeBlocks(markdown: string, language: string): string[] {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '');
-}
-
-/** The requests the README's curl samples send, in order, and the key the README starts its server with. */
+/** The requests the README's curl samples send, in order, the status each shows, and the key the README starts its server with. */
 export interface ReadmeRequests {
   apiKey: string;
   requests: WireRequest[];
+  /** By request: the status of the `HTTP/1.1 …` line the README shows under it. */
+  statuses: number[];
 }
 
 /** Runs a block's variable assignments and, for each curl command, prints its arguments as the shell expands them. */
@@ -214,22 +212,22 @@ export function curlRequest(commandArguments: readonly string[]): WireRequest {
 }
 
 /**
- * Reads README.md's shell blocks as test/readme.test.ts does (continuation lines joined, `NAME=` lines
- * assigned, `curl ` lines replayed) and returns the requests their curl commands send, in order.
+ * Reads README.md's curl sessions as test/readme.test.ts does (test/support/readme.ts) and returns the
+ * requests their curl commands send, in order, with the status the README shows for each.
  */
 export async function readReadmeRequests(): Promise<ReadmeRequests> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const apiKey = /PETSTORE_API_KEYS=(\S+) npm start/.exec(readme)?.[1];
-  if (apiKey === undefined) throw new Error('README.md no longer shows `PETSTORE_API_KEYS=<key> npm start`');
-  const requests: WireRequest[] = [];
-  for (const block of codeBlocks(readme, 'sh')) {
-    const lines = block.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim());
-    const commands = lines.filter((line) => line.startsWith('curl '));
-    if (commands.length === 0) continue;
-    const assignments = lines.filter((line) => /^[A-Z_]+=/.test(line));
-    for (const commandArguments of await expandCurlArguments(assignments, commands)) requests.push(curlRequest(commandArguments));
+  const result: ReadmeRequests = { apiKey: readmeApiKey(readme), requests: [], statuses: [] };
+  for (const { assignments, samples } of curlSessions(readme)) {
+    const expanded = await expandCurlArguments(assignments, samples.map((sample) => sample.command));
+    samples.forEach((sample, index) => {
+      const status = shownStatus(sample);
+      if (status === undefined) throw new Error(`README.md shows no \`HTTP/1.1 …\` status line under ${sample.command}`);
+      result.requests.push(curlRequest(expanded[index] ?? []));
+      result.statuses.push(status);
+    });
   }
-  return { apiKey, requests };
+  return result;
 }
 
 /** A JavaScript runtime other than Node that serves the fetch handler. */
