@@ -130,16 +130,21 @@ function notAllowed(context: CoreContext, stamp: Stamp, method: string, match: R
   return fail(context, stamp, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${match.allow}`, { headers: ['Allow', match.allow] }));
 }
 
-/** Runs an operation; whatever it throws becomes the Error answer, with the operation's own headers. */
+/** The Error answer of an operation that failed, with the operation's own headers (getPet's deprecation). */
+function operationFailed(context: CoreContext, stamp: Stamp, error: unknown, name: OperationName, call: OperationCall): CoreResponse {
+  return fail(context, stamp, error, context.operations[name].headers?.(call.publicBase), name);
+}
+
+/** Runs an operation; whatever it throws becomes the Error answer. No closure is made for an answer given at once. */
 function run(context: CoreContext, stamp: Stamp, name: OperationName, call: OperationCall): CoreResponse | Promise<CoreResponse> {
-  const operation = context.operations[name];
-  const onError = (error: unknown): CoreResponse => fail(context, stamp, error, operation.headers?.(call.publicBase), name);
+  let response: BareResponse | Promise<BareResponse>;
   try {
-    const response = operation.run(call);
-    return response instanceof Promise ? response.then((settled) => finish(settled, stamp, name), onError) : finish(response, stamp, name);
+    response = context.operations[name].run(call);
   } catch (error) {
-    return onError(error);
+    return operationFailed(context, stamp, error, name, call);
   }
+  if (!(response instanceof Promise)) return finish(response, stamp, name);
+  return response.then((settled) => finish(settled, stamp, name), (error: unknown) => operationFailed(context, stamp, error, name, call));
 }
 
 /** The prefix clients see: a host framework's mount path, then the base path. */
