@@ -97,6 +97,8 @@ function responsesOf(definition: OperationDefinition): Record<string, OpenApiRes
   const responses: Record<string, OpenApiResponse> = {
     [definition.success.status]: withRequestId(Object.keys(everyAnswer).length === 0 ? success : { ...success, headers: { ...success.headers, ...everyAnswer } }),
   };
+  const { unchanged } = definition;
+  if (unchanged !== undefined) responses[unchanged.status] = withRequestId(unchanged.response);
   for (const [status, cases] of [...byStatus].sort(([left], [right]) => left - right)) {
     responses[status] = errorResponse(status, cases, everyAnswer);
   }

@@ -28,6 +28,8 @@ export interface OperationDefinition {
   errors: readonly ErrorCase[];
   /** Headers every response of the operation carries, except those sent before it is known (401, and the 400 for a missing Host). */
   headersOnEveryAnswer?: Record<string, OpenApiHeader>;
+  /** Answers beside the success and the failures: the 304 of a conditional GET. */
+  unchanged?: { status: number; response: OpenApiResponse };
 }
 
 /** What the operations depend on: where the API is mounted and how large a body may be. */
@@ -320,6 +322,22 @@ function getPet(basePath: string): OperationDefinition {
   };
 }
 
+/** The entity tag of the document's bytes, for `If-None-Match` [RFC 9110 §8.8.3]. */
+const ENTITY_TAG_HEADER: OpenApiHeader = {
+  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
+  required: true,
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}"$' },
+  examples: { sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' } },
+};
+
+/** Caches may keep the document but must ask before reusing it [RFC 9111 §5.2.2.4]. */
+const REVALIDATE_HEADER: OpenApiHeader = {
+  description: 'Caches keep the document but ask again before using it, so a new version shows at once and an unchanged one costs a 304.',
+  required: true,
+  schema: { type: 'string', const: 'no-cache' },
+  examples: { revalidate: { summary: 'Revalidate before each use', value: 'no-cache' } },
+};
+
 /** `getOpenApiDescription`: this document, public like the interface it describes. */
 function getOpenApiDescription(): OperationDefinition {
   return {
@@ -328,10 +346,24 @@ function getOpenApiDescription(): OperationDefinition {
     operation: {
       operationId: 'getOpenApiDescription',
       summary: 'This description',
-      description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD (`getOpenApiDescriptionHead`) answers the same headers without a body.',
+      description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD (`getOpenApiDescriptionHead`) answers the same headers without a body. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
       security: [],
     },
-    success: { status: 200, response: { description: 'This document.', content: { 'application/json': { schema: schemaRef('OpenApiDescription'), examples: DESCRIPTION_EXAMPLES } } } },
+    success: {
+      status: 200,
+      response: {
+        description: 'This document.',
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        content: { 'application/json': { schema: schemaRef('OpenApiDescription'), examples: DESCRIPTION_EXAMPLES } },
+      },
+    },
+    unchanged: {
+      status: 304,
+      response: {
+        description: 'The request\'s `If-None-Match` names this document\'s `ETag` (or is `*`): the copy the client holds is current, and no body is sent (RFC 9110 §13.1.2).',
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+      },
+    },
     errors: [MISSING_HOST],
   };
 }

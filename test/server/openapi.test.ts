@@ -61,6 +61,10 @@ const PRODUCERS: Record<string, Record<string, Producer>> = {
   },
   'get /openapi.json': {
     200: ({ healthy }) => call(healthy, 'GET', '/v1/openapi.json'),
+    304: async ({ healthy }) => {
+      const { etag } = (await call(healthy, 'HEAD', '/v1/openapi.json')).headers;
+      return call(healthy, 'GET', '/v1/openapi.json', { headers: { 'if-none-match': etag ?? '' } });
+    },
     400: ({ healthy }) => withoutHost(healthy, 'GET', '/v1/openapi.json', false),
   },
   'options /pets': {
