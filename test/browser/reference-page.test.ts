@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ERROR_CODES } from '../../lib/index.js';
+import { API_KEY, startTestServer } from '../support/http.js';
+import type { TestServer } from '../support/http.js';
+import { launchTestBrowser, openPage, watchPage } from './browser.js';
+import type { PageProblems } from './browser.js';
+
+const chromium = await launchTestBrowser();
+
+/** axe-core's browser bundle, injected into the page under test. */
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The impacts that fail the accessibility check; moderate and minor ones are left to judgement. */
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+/** One violation axe found, as the test reports it. */
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe in the page and returns its violations in a plain shape (the page's objects do not cross into Node). */
+const RUN_AXE = `axe.run(document, { resultTypes: ['violations'] }).then(function (results) {
+  return results.violations.map(function (violation) {
+    return { id: violation.id, impact: String(violation.impact), help: violation.help, targets: violation.nodes.map(function (node) { return node.target.join(' '); }) };
+  });
+})`;
+
+/** Narrows what RUN_AXE answered to violations, failing the test when it is anything else. */
+function violationsOf(value: unknown): Violation[] {
+  assert.ok(Array.isArray(value), 'axe.run answers a list of violations');
+  return value.map((entry: unknown) => {
+    assert.ok(typeof entry === 'object' && entry !== null && 'id' in entry && 'impact' in entry && 'help' in entry && 'targets' in entry, JSON.stringify(entry));
+    const { id, impact, help, targets } = entry;
+    assert.ok(typeof id === 'string' && typeof impact === 'string' && typeof help === 'string' && Array.isArray(targets));
+    return { id, impact, help, targets: targets.map(String) };
+  });
+}
+
+/** Starts a server with a few pets, opens its reference page in a fresh context, and runs `check`, recording the page's problems from the first request. */
+async function withReferencePage(check: (page: Page, server: TestServer, problems: PageProblems) => Promise<void>, options: { bypassCSP?: boolean } = {}): Promise<void> {
+  if (chromium.browser === undefined) return;
+  const server = await startTestServer();
+  try {
+    await server.store.createPet({ name: 'Rex', categoryId: 1, status: 'available' });
+    await server.store.createPet({ name: 'Tom', categoryId: 2, status: 'sold' });
+    const { context, page } = await openPage(chromium.browser, options);
+    try {
+      const problems = watchPage(page, server.origin);
+      await check(page, server, problems);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the reference page in Chromium', () => {
+  test('the reference page loads with no console error, no script error and no request to another origin', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withReferencePage(async (page, server, problems) => {
+      const response = await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
+      assert.equal(response?.status(), 200);
+      assert.equal(response.headers()['content-type'], 'text/html; charset=utf-8');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.match(await page.title(), /Petstore/);
+      assert.equal(await page.locator('h1').count(), 1);
+      assert.equal(await page.getAttribute('link[rel="icon"]', 'href'), 'data:,');
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], foreignRequests: [] });
+    });
+  });
+
+  test('the reference page shows the three operations, the deprecation of getPet until 5 December 2030, and every Error code', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withReferencePage(async (page, server) => {
+      await page.goto(`${server.url}/docs`);
+      const operations: [string, string][] = [['listPets', 'GET /v1/pets'], ['createPet', 'POST /v1/pets'], ['getPet', 'GET /v1/pets/{petId}']];
+      for (const [operationId, heading] of operations) {
+        const section = page.locator(`section.operation#${operationId}`);
+        assert.equal(await section.count(), 1, operationId);
+        assert.ok(await section.getByRole('heading', { name: heading }).first().isVisible(), `${operationId} has a visible heading "${heading}"`);
+        assert.equal(await section.locator(`form.try[data-operation="${operationId}"] button[type="submit"]`).textContent(), 'Send');
+      }
+      const getPet = page.locator('#getPet');
+      assert.ok(await getPet.getByText('Deprecated').first().isVisible());
+      assert.ok(await getPet.getByText('5 December 2030').first().isVisible());
+      assert.ok(await getPet.locator('a[href="#listPets"]').first().isVisible(), 'getPet links to its successor');
+      const shownCodes = await page.locator('#error-codes code').allTextContents();
+      for (const code of Object.keys(ERROR_CODES)) {
+        const cell = page.locator('#error-codes code', { hasText: new RegExp(`^${code}$`) });
+        assert.ok(shownCodes.includes(code) && await cell.first().isVisible(), `${code} is a visible row of #error-codes`);
+      }
+      for (const id of ['authentication', 'paging', 'decisions']) assert.ok(await page.locator(`#${id}`).isVisible(), `#${id} is visible`);
+      assert.ok(await page.getByLabel('API key').isVisible());
+      assert.equal(await page.getAttribute('#api-key', 'type'), 'password');
+    });
+  });
+
+  test('the reference page has no serious or critical accessibility violation (axe-core), before and after the console answers', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    // The page's Content-Security-Policy admits only its own script, so axe is injected with it bypassed.
+    await withReferencePage(async (page, server) => {
+      await page.goto(`${server.url}/docs`);
+      await page.addScriptTag({ content: AXE_SOURCE });
+      const before = violationsOf(await page.evaluate(RUN_AXE));
+      await page.fill('#api-key', API_KEY);
+      for (const operationId of ['listPets', 'getPet']) {
+        if (operationId === 'getPet') await page.fill('form.try[data-operation="getPet"] [name="petId"]', '1');
+        await page.click(`form.try[data-operation="${operationId}"] button[type="submit"]`);
+        await page.locator(`.result[data-operation="${operationId}"]:not([aria-busy]) .status`).waitFor();
+      }
+      const afterAnswers = violationsOf(await page.evaluate(RUN_AXE));
+      const blocking = [...before, ...afterAnswers].filter((violation) => BLOCKING_IMPACTS.has(violation.impact));
+      assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
+    }, { bypassCSP: true });
+  });
+});
