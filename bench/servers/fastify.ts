@@ -1,26 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { BENCH_KEY, prefillPets } from './fixture.js';
+import { ERROR_SCHEMA, isBenchKey, NEW_PET_SCHEMA, PET_SCHEMA, STATUSES } from './fastify-schemas.js';
+import { prefillPets } from './fixture.js';
 
 interface FastifyPet { id: number; name: string; categoryId: number; status?: string }
-
-const petSchema = {
-  type: 'object',
-  required: ['id', 'name', 'categoryId'],
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    categoryId: { type: 'integer' },
-    status: { type: 'string', enum: ['available', 'pending', 'sold'] },
-  },
-} as const;
-
-const errorSchema = {
-  type: 'object',
-  required: ['code', 'message', 'status'],
-  properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },
-} as const;
 
 /**
  * Fastify 5 the way its documentation recommends: JSON schemas for body, query, params and
@@ -32,12 +15,10 @@ export function createFastifyServer(): FastifyInstance {
   for (const pet of pets) {
     if (pet.status !== undefined) byStatus.set(pet.status, [...(byStatus.get(pet.status) ?? []), pet]);
   }
-  const expected = Buffer.from(`Bearer ${BENCH_KEY}`);
   const app = Fastify({ logger: false });
 
   app.addHook('onRequest', async (request, reply) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!isBenchKey(request.headers.authorization)) {
       await reply.code(401).header('WWW-Authenticate', 'Bearer realm="petstore"').send({ code: 'unauthorized', message: 'Missing or invalid API key', status: 401 });
     }
   });
@@ -46,9 +27,9 @@ export function createFastifyServer(): FastifyInstance {
     schema: {
       querystring: {
         type: 'object',
-        properties: { limit: { type: 'integer', default: 20 }, status: { type: 'string', enum: ['available', 'pending', 'sold'] } },
+        properties: { limit: { type: 'integer', default: 20 }, status: { type: 'string', enum: STATUSES } },
       },
-      response: { 200: { type: 'array', items: petSchema }, 401: errorSchema },
+      response: { 200: { type: 'array', items: PET_SCHEMA }, 401: ERROR_SCHEMA },
     },
   }, async (request) => {
     const query = request.query as { limit: number; status?: string };
@@ -59,13 +40,8 @@ export function createFastifyServer(): FastifyInstance {
 
   app.post('/v1/pets', {
     schema: {
-      body: {
-        type: 'object',
-        required: ['name', 'categoryId'],
-        additionalProperties: false,
-        properties: { name: { type: 'string', minLength: 1, maxLength: 256 }, categoryId: { type: 'integer' }, status: { type: 'string', enum: ['available', 'pending', 'sold'] } },
-      },
-      response: { 201: petSchema, 401: errorSchema },
+      body: NEW_PET_SCHEMA,
+      response: { 201: PET_SCHEMA, 401: ERROR_SCHEMA },
     },
   }, async (request, reply) => {
     const body = request.body as Omit<FastifyPet, 'id'>;
@@ -78,7 +54,7 @@ export function createFastifyServer(): FastifyInstance {
   app.get('/v1/pets/:petId', {
     schema: {
       params: { type: 'object', properties: { petId: { type: 'integer' } } },
-      response: { 200: petSchema, 404: errorSchema, 401: errorSchema },
+      response: { 200: PET_SCHEMA, 404: ERROR_SCHEMA, 401: ERROR_SCHEMA },
     },
   }, async (request, reply) => {
     const { petId } = request.params as { petId: number };
