@@ -15,6 +15,8 @@ const SCRIPT = String.raw`(function () {
   var here = window.location;
   var base = here.pathname.replace(/\/docs$/, '');
   var keyField = document.getElementById('api-key');
+  // Enter in the key field submits its form, which the policy (form-action 'none') would refuse: the key goes nowhere but into the console's requests.
+  if (keyField && keyField.form) keyField.form.addEventListener('submit', function (event) { event.preventDefault(); });
   Array.prototype.forEach.call(document.querySelectorAll('.origin'), function (node) { node.textContent = here.origin; });
 
   function add(parent, tag, className, text) {

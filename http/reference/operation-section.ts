@@ -125,14 +125,23 @@ function consoleHtml(document: OpenApiDocument, view: OperationView): string {
   return `<h3 id="${operationId}-try">Try it</h3>${form}<div class="result" data-operation="${operationId}" aria-live="polite"><p class="hint">The answer appears here: status line, headers, body, and the same request as <code>curl -i</code>.</p></div>`;
 }
 
+/**
+ * A link to the operation's console, which starts thousands of pixels below its heading; its name
+ * says which console, as the page has one per operation.
+ */
+export function tryLink(view: OperationView): string {
+  return `<a class="try-link" href="#${escapeHtml(view.operationId)}-try" aria-label="Try it: ${view.method} ${escapeHtml(view.fullPath)}">Try it</a>`;
+}
+
 /** The section of one operation: heading, purpose, parameters, body, every response with its Error codes, decisions, console. */
 export function operationSection(document: OpenApiDocument, view: OperationView): string {
   const { operation } = view;
   const operationId = escapeHtml(view.operationId);
   const method = view.method.toLowerCase();
   const badge = view.deprecationHtml === undefined ? '' : ' <span class="badge deprecated">Deprecated</span>';
+  const heading = `<h2 id="${operationId}-title"><span class="method method-${method}">${view.method}</span> <span class="path">${escapeHtml(view.fullPath)}</span>${badge}</h2>`;
   const parts = [
-    `<h2 id="${operationId}-title"><span class="method method-${method}">${view.method}</span> <span class="path">${escapeHtml(view.fullPath)}</span>${badge}</h2>`,
+    `<div class="operation-head">${heading}${tryLink(view)}</div>`,
     `<p class="summary"><strong>${inlineHtml(operation.summary)}</strong> · operation <code>${operationId}</code>${operation.security?.length === 0 ? ' · no key needed' : ' · needs the key'}</p>`,
   ];
   if (view.deprecationHtml !== undefined) parts.push(`<div class="notice" role="note">${view.deprecationHtml}</div>`);

@@ -4,7 +4,7 @@ import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';
 import { escapeHtml, inlineHtml, paragraphsHtml } from './html.js';
-import { operationSection } from './operation-section.js';
+import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
 import { REFERENCE_STYLES } from './styles.js';
@@ -79,9 +79,9 @@ function operationViews(document: OpenApiDocument, decisions: readonly Decision[
   }));
 }
 
-/** The table of contents: the sections, and the operations by method and path. */
+/** The table of contents: the sections, and the operations by method and path, each with its console. */
 function contentsHtml(views: readonly OperationView[]): string {
-  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a></li>`);
+  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a><ul><li>${tryLink(view)}</li></ul></li>`);
   return `<nav class="contents" aria-label="Contents"><h2>Contents</h2><ul>
 <li><a href="#overview">Overview</a></li>
 <li><a href="#authentication">Authentication and your key</a></li>

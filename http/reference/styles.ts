@@ -41,6 +41,7 @@ nav.contents h2 { font-size: 0.85rem; text-transform: uppercase; letter-spacing:
 nav.contents ul { list-style: none; margin: 0; padding: 0; }
 nav.contents ul ul { padding-left: 0.9rem; }
 nav.contents li { margin: 0.2rem 0; }
+nav.contents .try-link { font-size: 0.9rem; }
 nav.contents a { text-decoration: none; }
 nav.contents a:hover { text-decoration: underline; }
 main { min-width: 0; padding: 1rem 0 4rem; }
@@ -54,6 +55,11 @@ p, li { max-width: 48rem; }
 .path { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .badge { display: inline-block; font-size: 0.7em; font-weight: 600; border-radius: 999px; padding: 0.15em 0.6em; vertical-align: 0.2em; }
 .deprecated { background: var(--server-background); color: var(--server-text); border: 1px solid var(--server-text); }
+.operation-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 0 1rem; }
+.try-link { white-space: nowrap; }
+.operation-head .try-link { font-weight: 600; border: 1px solid var(--link); border-radius: 6px; padding: 0.15rem 0.7rem; text-decoration: none; }
+.operation-head .try-link::after { content: " ↓"; }
+.operation-head .try-link:hover { background: var(--surface); }
 .summary { color: var(--muted); }
 .summary strong { color: var(--text); }
 .notice { background: var(--notice); border-left: 4px solid var(--notice-border); padding: 0.75rem 1rem; border-radius: 4px; max-width: 48rem; }
@@ -85,6 +91,7 @@ form.try { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem,
 .field.wide { grid-column: 1 / -1; }
 .field label { font-size: 0.95rem; }
 input, select, textarea { color: var(--text); background: var(--background); border: 1px solid #6e7781; border-radius: 6px; padding: 0.45rem 0.55rem; }
+input, select { height: 2.25rem; padding-top: 0; padding-bottom: 0; }
 textarea { width: 100%; resize: vertical; line-height: 1.45; }
 .actions { grid-column: 1 / -1; }
 button { font: inherit; font-weight: 600; color: #ffffff; background: var(--post); border: 0; border-radius: 6px; padding: 0.5rem 1.4rem; cursor: pointer; }

@@ -103,6 +103,36 @@ describe('the reference page in Chromium', () => {
     });
   });
 
+  test('the reference page keeps the key and the page on Enter in the key field, has no password field outside a form, and lines up the console\'s fields', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withReferencePage(async (page, server, problems) => {
+      // Chromium reports a password field outside a form as a verbose [DOM] message, which watchPage does not record.
+      const domMessages: string[] = [];
+      page.on('console', (message) => {
+        if (message.text().startsWith('[DOM]')) domMessages.push(message.text());
+      });
+      let loads = 0;
+      page.on('load', () => { loads += 1; });
+      await page.goto(`${server.url}/docs`);
+      await page.fill('#api-key', API_KEY);
+      await page.press('#api-key', 'Enter');
+      // A reload would forget the key, and a submission the policy refuses logs an error; the next answer comes after either.
+      await page.click('form.try[data-operation="listPets"] button[type="submit"]');
+      await page.locator('.result[data-operation="listPets"]:not([aria-busy]) .status').waitFor();
+      assert.equal(await page.locator('.result[data-operation="listPets"] .status').textContent(), '200 OK');
+      assert.equal(await page.inputValue('#api-key'), API_KEY);
+      assert.equal(loads, 1);
+      assert.deepEqual(domMessages, []);
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], foreignRequests: [] });
+      const boxes = await Promise.all(['limit', 'status', 'after'].map((name) => page.locator(`#listPets-${name}`).boundingBox()));
+      const [first, ...others] = boxes.map((box) => [Math.round(box?.y ?? -1), Math.round(box?.height ?? -1)]);
+      for (const other of others) assert.deepEqual(other, first, 'the status select is as high as the text fields beside it, at the same place');
+      await page.click('nav.contents a[href="#getPet-try"]');
+      const top = Number(await page.evaluate('document.getElementById("getPet-try").getBoundingClientRect().top'));
+      assert.ok(Math.abs(top) < 1, `the contents lead to the console: its heading at the top of the window, not at ${top} px`);
+    });
+  });
+
   test('the reference page has no serious or critical accessibility violation (axe-core), before and after the console answers', async (context) => {
     if (chromium.skip !== false) return context.skip(chromium.skip);
     // The page's Content-Security-Policy admits only its own script, so axe is injected with it bypassed.

@@ -204,6 +204,7 @@ describe('what the reference page shows', () => {
     assert.ok(page.includes('<link rel="icon" href="data:,">'));
     assert.ok(page.includes('<label for="api-key">API key</label>'));
     assert.match(page, /<input id="api-key" type="password" autocomplete="off"/);
+    assert.match(elementById(page, 'section', 'authentication'), /<form class="key">\n<label for="api-key">API key<\/label>\n<input id="api-key" [^>]*>\n<p [^>]*>[^\n]*<\/p>\n<\/form>/, 'the key field in a form of its own, without an action');
     const fields: Record<string, string[]> = { listPets: ['limit', 'status', 'after'], createPet: ['body'], getPet: ['petId'] };
     for (const [operationId] of OPERATIONS) {
       const section = elementById(page, 'section', operationId);
@@ -217,6 +218,18 @@ describe('what the reference page shows', () => {
     }
     assert.match(elementById(page, 'section', 'listPets'), /<select id="listPets-status" name="status" data-in="query"><option value="">\(not sent\)<\/option><option>available<\/option>/);
     assert.match(elementById(page, 'section', 'getPet'), /<input id="getPet-petId" name="petId" type="text" data-in="path" inputmode="numeric"[^>]* required/);
+  });
+
+  test('the reference page links each operation\'s console from the operation\'s heading and from the contents', async () => {
+    const page = await servedPage();
+    const contents = page.slice(page.indexOf('<nav class="contents"'), page.indexOf('</nav>'));
+    for (const [operationId, method, path] of OPERATIONS) {
+      const link = `<a class="try-link" href="#${operationId}-try" aria-label="Try it: ${method} ${path}">Try it</a>`;
+      const section = elementById(page, 'section', operationId);
+      assert.match(section, new RegExp(`^<section [^>]*><div class="operation-head"><h2 id="${operationId}-title">.*?</h2>${link.replace(/[{}]/g, '\\$&')}</div>`), operationId);
+      assert.ok(section.includes(`<h3 id="${operationId}-try">Try it</h3><form class="try" data-operation="${operationId}"`), `${operationId}: the console under its anchor`);
+      assert.ok(contents.includes(`${path}</a><ul><li>${link}</li></ul></li>`), `${operationId}: the contents link under the operation`);
+    }
   });
 
   test('the reference page states each decision under its own anchor, its operations link to them, and every link on the page leads to an anchor on it', async () => {
