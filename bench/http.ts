@@ -211,7 +211,7 @@ async function captureProjectAnswers(capturePath: string): Promise<CapturedAnswe
 }
 
 /**
- * Runs every scenario against every server, alternating the server order round by round, after
+ * Runs every scenario against every server, each scenario on every server in turn, alternating the server order round by round, after
  * capturing the project's answers for the ceilings.
  */
 export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBenchResults> {
@@ -231,21 +231,25 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     const captured = await captureProjectAnswers(capturePath);
     for (let round = 0; round < options.rounds; round++) {
       const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
-      for (const server of order) {
-        // A fresh process per server and round, so creates of earlier rounds never weigh on lists.
-        const { child, origin } = await startBenchServer(server, capturePath);
-        try {
-          for (const [index, scenario] of SCENARIOS.entries()) {
+      // A fresh process per server and round, so creates of earlier rounds never weigh on lists. All
+      // of a round's servers are started first (an idle one costs nothing) and each scenario is then
+      // measured on every server in turn, so the figures a ratio compares are a minute apart, not
+      // several: this shared machine's speed drifts by more than the differences measured.
+      const started: { server: ServerName; child: ChildProcess; origin: string }[] = [];
+      try {
+        for (const server of order) started.push({ server, ...(await startBenchServer(server, capturePath)) });
+        for (const [index, scenario] of SCENARIOS.entries()) {
+          const script = scriptOf.get(scenario.name) as string;
+          for (const { server, origin } of started) {
             missing.get(server)?.set(scenario.name, await preflight(origin, scenario, server, captured[index]));
-            const script = scriptOf.get(scenario.name) as string;
             await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
             const result = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
             samples.get(scenario.name)?.get(server)?.push(result);
             options.log(`round ${round + 1} ${server.padEnd(20)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
           }
-        } finally {
-          await stopProcess(child);
         }
+      } finally {
+        await Promise.all(started.map(({ child }) => stopProcess(child)));
       }
     }
   } finally {
