@@ -67,6 +67,13 @@ describe('benchReport()', () => {
     assert.deepEqual(row, ['`POST /v1/pets (201)`', '75 % / 94 %', '73 % / 91 %', '50 % / 63 %', '60 % / 75 %', '63 % / 78 %', '80 %']);
   });
 
+  test('benchReport() judges issue 14\'s targets against both fastify servers, and sets what 1.0× asks beside the same-headers ceiling', () => {
+    const report = benchReport(input(SERVERS));
+    assert.match(report, /\| geometric mean of the five scenarios, against lean fastify \| ≥ 1\.30× \| 1\.20× \| missed by 8 % \|/);
+    assert.match(report, /\| every scenario \(the lowest: `GET \/v1\/pets\?limit=20`\), against fastify \| ≥ 1\.00× \| 1\.25× \| met \|/);
+    assert.deepEqual(rowOf(report, 'What 1.0× both fastify servers asks', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '25,000', '30,000', '32,000', '78 %', '94 %']);
+  });
+
   test('benchReport() lists the optional headers each other server left out', () => {
     const report = benchReport(input(SERVERS));
     assert.deepEqual(rowOf(report, '## Differences', 'lean-fastify').slice(0, 2), ['`lean-fastify`', '`Link`']);
