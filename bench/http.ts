@@ -76,7 +76,8 @@ export interface HttpBenchResults {
   missingHeaders: Map<ServerName, Map<string, readonly string[]>>;
 }
 
-function luaScript(scenario: Scenario): string {
+/** The wrk script of a scenario: its method, key and body. */
+export function luaScript(scenario: Scenario): string {
   const lines = [`wrk.method = "${scenario.method}"`];
   if (scenario.isAuthenticated) lines.push(`wrk.headers["Authorization"] = "Bearer ${BENCH_KEY}"`);
   if (scenario.body !== undefined) {
@@ -170,11 +171,11 @@ async function checkMetricsOn(origin: string): Promise<void> {
  * Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets (the ceilings
  * with the file of the project's captured answers instead), and gives its origin.
  */
-async function startBenchServer(server: ServerName, capturePath: string): Promise<{ child: ChildProcess; origin: string }> {
+export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = []): Promise<{ child: ChildProcess; origin: string }> {
   if (server === 'project' || server === 'project-metrics') {
     const env: NodeJS.ProcessEnv = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
     if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
-    const { child, match } = await startProcess([PROJECT_SCRIPT], { core: 0, ready: /Petstore listening on (\S+)\n/, env });
+    const { child, match } = await startProcess([...nodeArguments, PROJECT_SCRIPT], { core: 0, ready: /Petstore listening on (\S+)\n/, env });
     try {
       const origin = new URL(match[1] as string).origin;
       await prefillOverHttp(origin);
@@ -185,11 +186,12 @@ async function startBenchServer(server: ServerName, capturePath: string): Promis
       throw error;
     }
   }
-  const { child, match } = await startProcess([COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
+  const { child, match } = await startProcess([...nodeArguments, COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
   return { child, origin: `http://127.0.0.1:${match[1]}` };
 }
 
-async function wrk(origin: string, scenario: Scenario, script: string, seconds: number, connections: number): Promise<string> {
+/** Runs wrk on core 1 against one scenario and gives its report. */
+export async function wrk(origin: string, scenario: Scenario, script: string, seconds: number, connections: number): Promise<string> {
   const command = [...(await pinnedTo(1)), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${origin}${scenario.path}`];
   const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
   return stdout;
