@@ -9,7 +9,7 @@ import { checkReadiness } from './readiness.js';
 import type { ReadinessOptions } from './readiness.js';
 import type { CoreRequest } from './request.js';
 import { renderReferencePage } from './reference/page.js';
-import { jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse, utf8Length } from './response.js';
+import { jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse, withoutBody } from './response.js';
 import type { BareResponse } from './response.js';
 
 /** One call of an operation: the request and what routing made of it. */
@@ -69,12 +69,8 @@ function once(build: () => Representation): () => Representation {
  */
 function redirectToReferencePage(basePath: string): BareResponse {
   const location = `${basePath}/docs`;
-  const text = `The reference page of this server is at ${location}\n`;
-  return {
-    status: 302,
-    headers: ['Location', location, 'Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))],
-    body: text,
-  };
+  const text = textResponse(302, `The reference page of this server is at ${location}\n`, 'text/plain; charset=utf-8');
+  return { ...text, headers: ['Location', location, ...text.headers] };
 }
 
 /** The standalone server's own operations: the redirect to the reference page, liveness, readiness and metrics. */
@@ -82,7 +78,7 @@ function serverOperations(context: OperationsContext): Record<'redirectToReferen
   const { store, readiness, metricsText } = context;
   const redirect = redirectToReferencePage(context.basePath);
   return {
-    redirectToReferencePage: { run: (call) => (call.isHead ? { ...redirect, body: '' } : redirect) },
+    redirectToReferencePage: { run: (call) => (call.isHead ? withoutBody(redirect) : redirect) },
     checkHealth: { run: (call) => jsonResponse(200, HEALTHY, NO_HEADERS, call.isHead) },
     checkReadiness: {
       async run(call) {
