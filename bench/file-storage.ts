@@ -24,7 +24,7 @@ import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { PetStatus, PetStorage } from '../lib/index.js';
 import { createFileStorage } from '../lib/storage/file/index.js';
 import type { FileStorage, JournalStats } from '../lib/storage/file/index.js';
-import { startServer } from '../server/index.js';
+import { startServer } from '../server/node/index.js';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.filename);

@@ -1,8 +1,8 @@
-import { bodyOf, createRequestCore, NO_BODY } from '../http/index.js';
-import type { CoreRequest, RequestCoreOptions } from '../http/index.js';
+import { bodyOf, createRequestCore, NO_BODY } from '../server/core/index.js';
+import type { CoreRequest, RequestCoreOptions } from '../server/core/index.js';
 import { createPetstore } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
-import { inject } from '../testing/index.js';
+import { inject } from '../server/testing/index.js';
 import { median } from './support.js';
 
 /** One in-process measurement. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../server/index.js';
+import type { Logger } from '../server/node/index.js';
 import { UsageError } from './command-line.js';
 import { reasonOf } from './reasons.js';
 

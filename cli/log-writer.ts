@@ -1,4 +1,4 @@
-import type { LogEntry, Logger, LogLevel } from '../server/index.js';
+import type { LogEntry, Logger, LogLevel } from '../server/node/index.js';
 import { LOG_LEVELS } from './settings.js';
 
 /** Options of createLogWriter. */

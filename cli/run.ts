@@ -1,5 +1,5 @@
-import { createOpenApiDocument } from '../lib/index.js';
-import { DEFAULT_BODY_LIMIT } from '../server/index.js';
+import { createOpenApiDocument } from '../server/openapi/index.js';
+import { DEFAULT_BODY_LIMIT } from '../server/node/index.js';
 import { Configuration, parseArguments, quote, UsageError } from './command-line.js';
 import type { Environment } from './command-line.js';
 import { COMMAND_SUMMARIES, COMMANDS } from './commands.js';

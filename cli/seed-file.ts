@@ -1,6 +1,6 @@
 import { PetstoreError, seedPets } from '../lib/index.js';
 import type { PetstoreApi, SeedReport } from '../lib/index.js';
-import type { Logger } from '../server/index.js';
+import type { Logger } from '../server/node/index.js';
 import type { ReadText } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import { reasonOf } from './reasons.js';

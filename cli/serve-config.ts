@@ -1,4 +1,4 @@
-import type { LogLevel } from '../server/index.js';
+import type { LogLevel } from '../server/node/index.js';
 import type { KeySource } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { Configuration } from './command-line.js';

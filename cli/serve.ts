@@ -1,7 +1,7 @@
 import { createPetstore, PetstoreError } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
-import { createMetrics, instrumentStorage, startServer } from '../server/index.js';
-import type { Logger, Metrics, RunningServer, StartServerOptions } from '../server/index.js';
+import { createMetrics, instrumentStorage, startServer } from '../server/node/index.js';
+import type { Logger, Metrics, RunningServer, StartServerOptions } from '../server/node/index.js';
 import { createKeyReloader, startingKeys } from './api-keys.js';
 import type { StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';

@@ -1,5 +1,5 @@
 import type { Durability } from '../lib/storage/file/index.js';
-import type { LogLevel } from '../server/index.js';
+import type { LogLevel } from '../server/node/index.js';
 
 /** How a setting's text becomes its value. */
 export interface Kind<T> {

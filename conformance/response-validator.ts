@@ -1,4 +1,4 @@
-import { createOpenApiDocument } from '../lib/openapi/index.js';
+import { createOpenApiDocument } from '../server/openapi/index.js';
 import { isObject, resolvePointer, validateJson } from './json-schema.js';
 import type { Departure } from './json-schema.js';
 import type { ConformanceHeaders } from './types.js';

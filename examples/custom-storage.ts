@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPetstore } from '../lib/index.js';
 import type { NewPet, Pet, PetStorage, StorageListQuery } from '../lib/index.js';
-import { runStorageContract } from '../testing/index.js';
+import { runStorageContract } from '../server/testing/index.js';
 
 /** The stored form of a pet: frozen, so handing it out cannot let a caller change the storage. */
 function stored(id: number, pet: NewPet): Pet {

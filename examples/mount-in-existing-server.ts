@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createPetstore } from '../lib/index.js';
-import { createHandler } from '../server/index.js';
+import { createHandler } from '../server/node/index.js';
 
 /** Options of startHost. */
 export interface HostOptions {

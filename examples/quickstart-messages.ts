@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { PetstoreError } from '../lib/index.js';
-import { authError, createAuthenticator, readJsonBodyOrAnswer, sendError, sendJson } from '../server/index.js';
+import { authError, createAuthenticator, readJsonBodyOrAnswer, sendError, sendJson } from '../server/node/index.js';
 
 /** The answer to a queued message [spec 4.4]. */
 export interface QueuedMessage {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { PetstoreClient } from '../client/index.js';
 import { createPetstore, PetstoreError } from '../lib/index.js';
-import { startServer } from '../server/index.js';
+import { startServer } from '../server/node/index.js';
 
 /** Where the server is and with which key, or undefined to start one here. */
 export interface RemoteTarget {

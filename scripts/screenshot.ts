@@ -3,7 +3,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createPetstore, seedPets } from '../lib/index.js';
-import { startServer } from '../server/index.js';
+import { startServer } from '../server/node/index.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 
 /** The key typed into the page; the README's quick start uses the same one. */

@@ -2,8 +2,8 @@
 // Run with `npm run openapi`; test/server/openapi.test.ts fails while the file is stale.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createOpenApiDocument } from '../lib/index.js';
-import { DEFAULT_BODY_LIMIT } from '../server/index.js';
+import { createOpenApiDocument } from '../server/openapi/index.js';
+import { DEFAULT_BODY_LIMIT } from '../server/node/index.js';
 
 const target = resolve(import.meta.dirname, '..', 'openapi.json');
 await writeFile(target, `${JSON.stringify(createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT }), null, 2)}\n`);

@@ -93,7 +93,8 @@ describe('the packed package', () => {
     ].join('\n'));
     await writeFile(join(consumer, 'server.ts'), [
       "import { createServer } from 'node:http';",
-      `import { createPetstore, createOpenApiDocument } from '${packageName}';`,
+      `import { createPetstore } from '${packageName}';`,
+      `import { createOpenApiDocument } from '${packageName}/openapi';`,
       `import { createHandler, startServer } from '${packageName}/server';`,
       `import type { RunningServer } from '${packageName}/server';`,
       "const handler = createHandler({ store: createPetstore(), apiKeys: ['key'] });",

@@ -143,10 +143,11 @@ describe('README.md', () => {
           // tsc type-checks and tsx runs the samples through these: the package's names mapped to the sources.
           paths: {
             'petstore-reference': [join(ROOT, 'lib', 'index.ts')],
-            'petstore-reference/server': [join(ROOT, 'server', 'index.ts')],
-            'petstore-reference/fetch': [join(ROOT, 'fetch', 'index.ts')],
+            'petstore-reference/server': [join(ROOT, 'server', 'node', 'index.ts')],
+            'petstore-reference/fetch': [join(ROOT, 'server', 'fetch', 'index.ts')],
+            'petstore-reference/openapi': [join(ROOT, 'server', 'openapi', 'index.ts')],
             'petstore-reference/client': [join(ROOT, 'client', 'index.ts')],
-            'petstore-reference/testing': [join(ROOT, 'testing', 'index.ts')],
+            'petstore-reference/testing': [join(ROOT, 'server', 'testing', 'index.ts')],
             'petstore-reference/file-storage': [join(ROOT, 'lib', 'storage', 'file', 'index.ts')],
             'petstore-reference/postgres': [join(ROOT, 'lib', 'storage', 'postgres', 'index.ts')],
             'petstore-reference/conformance': [join(ROOT, 'conformance', 'index.ts')],

@@ -11,7 +11,7 @@ import type { CapturedAnswer } from '../../bench/servers/ceiling.js';
 import { createFastifyServer } from '../../bench/servers/fastify.js';
 import { BENCH_KEY, prefillPets } from '../../bench/servers/fixture.js';
 import { createPetstore } from '../../lib/index.js';
-import { startServer } from '../../server/index.js';
+import { startServer } from '../../server/node/index.js';
 
 /** The project's server on port 0 with the bench's 1,000 pets, its answers captured as the benchmark captures them. */
 async function captureFromProject(): Promise<CapturedAnswer[]> {

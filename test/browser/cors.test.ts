@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { CorsOrigins } from '../../http/index.js';
+import type { CorsOrigins } from '../../server/core/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { launchTestBrowser, openPage } from './browser.js';

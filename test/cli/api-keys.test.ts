@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createKeyReloader, parseApiKeysFile, readApiKeysFile, startingKeys } from '../../cli/api-keys.js';
 import { UsageError } from '../../cli/command-line.js';
-import type { LogEntry } from '../../server/index.js';
+import type { LogEntry } from '../../server/node/index.js';
 
 /** A file system of one directory, for readApiKeysFile's seam. */
 function files(contents: Record<string, string>): (path: string) => Promise<string> {

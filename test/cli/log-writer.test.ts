@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createLogWriter } from '../../cli/log-writer.js';
 import { LOG_LEVELS } from '../../cli/settings.js';
-import type { LogLevel } from '../../server/index.js';
+import type { LogLevel } from '../../server/node/index.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 

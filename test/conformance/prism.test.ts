@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runConformance } from '../../conformance/index.js';
-import { createOpenApiDocument } from '../../lib/index.js';
+import { createOpenApiDocument } from '../../server/openapi/index.js';
 import type { CheckResult, Level } from '../../conformance/index.js';
 import { hasPrism, startPrism } from './support/targets.js';
 import type { Target } from './support/targets.js';

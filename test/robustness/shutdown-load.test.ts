@@ -4,7 +4,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SHUTDOWN_DEADLINE } from '../../server/index.js';
+import { SHUTDOWN_DEADLINE } from '../../server/node/index.js';
 import { spawnServer } from '../support/process.js';
 import { PROFILE, report } from './settings.js';
 

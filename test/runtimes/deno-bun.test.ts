@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore } from '../../lib/index.js';
-import { startServer } from '../../server/index.js';
+import { startServer } from '../../server/node/index.js';
 import {
   assertSameAnswer, buildPackage, MUST_HAVE_RUNTIMES, readReadmeRequests, runtimeProblem, sendRequest, startRuntimeServer,
 } from '../support/runtimes.js';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
-import { createFetchHandler } from '../../fetch/index.js';
-import type { FetchHandler } from '../../fetch/index.js';
+import { createFetchHandler } from '../../server/fetch/index.js';
+import type { FetchHandler } from '../../server/fetch/index.js';
 import { createPetstore } from '../../lib/index.js';
 import { API_KEY, AUTH, JSON_POST } from '../support/http.js';
 

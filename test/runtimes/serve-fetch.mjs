@@ -1,7 +1,7 @@
 // Serves the fetch handler over a fresh in-memory store with Deno.serve or Bun.serve, whichever runtime runs this file.
 // Arguments: the directory of a build (its fetch/ and lib/ folders) and the API key. Prints the port once listening.
 const [distDirectory, apiKey] = globalThis.Deno?.args ?? globalThis.process.argv.slice(2);
-const { createFetchHandler } = await import(new URL('fetch/index.js', `file://${distDirectory}/`).href);
+const { createFetchHandler } = await import(new URL('server/fetch/index.js', `file://${distDirectory}/`).href);
 const { createPetstore } = await import(new URL('lib/index.js', `file://${distDirectory}/`).href);
 const handler = createFetchHandler({ store: createPetstore(), apiKeys: [apiKey] });
 

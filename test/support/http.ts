@@ -4,8 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { createPetstore } from '../../lib/index.js';
 import type { ErrorBody, Petstore } from '../../lib/index.js';
-import { startServer } from '../../server/index.js';
-import type { RunningServer, StartServerOptions } from '../../server/index.js';
+import { startServer } from '../../server/node/index.js';
+import type { RunningServer, StartServerOptions } from '../../server/node/index.js';
 
 /** The key test servers accept. */
 export const API_KEY = 'test-key-0123456789';

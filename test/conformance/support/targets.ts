@@ -6,10 +6,10 @@ import { join, resolve } from 'node:path';
 import { createBaselineServer } from '../../../bench/servers/baseline.js';
 import { createFastifyServer } from '../../../bench/servers/fastify.js';
 import { BENCH_KEY } from '../../../bench/servers/fixture.js';
-import { createFetchHandler } from '../../../fetch/index.js';
+import { createFetchHandler } from '../../../server/fetch/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import type { Petstore } from '../../../lib/index.js';
-import { startServer } from '../../../server/index.js';
+import { startServer } from '../../../server/node/index.js';
 import { serveFetch } from './serve-fetch.js';
 import type { FetchHandler } from './serve-fetch.js';
 

@@ -9,7 +9,7 @@ import { crc32 } from '../../../../lib/storage/file/crc32.js';
 import { encodeHeader, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE } from '../../../../lib/storage/file/journal-format.js';
 import { freezePet } from '../../../../lib/pet.js';
 import type { Pet, PetStorage } from '../../../../lib/index.js';
-import { runStorageContract } from '../../../../testing/index.js';
+import { runStorageContract } from '../../../../server/testing/index.js';
 import { fsError, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet, temporaryDirectory } from './fixtures.js';
 
 /** Paths of the storages the contract suite opened, so `reopen` can find a storage's file. */

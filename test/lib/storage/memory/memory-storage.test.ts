@@ -1,4 +1,4 @@
 import { createMemoryStorage } from '../../../../lib/index.js';
-import { runStorageContract } from '../../../../testing/index.js';
+import { runStorageContract } from '../../../../server/testing/index.js';
 
 runStorageContract('memory', { makeStorage: createMemoryStorage });

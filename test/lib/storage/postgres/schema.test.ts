@@ -5,7 +5,7 @@ import type { Pet, PetStatus, PetStorage } from '../../../../lib/index.js';
 import { createPostgresStorage } from '../../../../lib/storage/postgres/index.js';
 import type { PostgresQuery } from '../../../../lib/storage/postgres/index.js';
 import { createOrderedPostgresStorage } from '../../../../lib/storage/postgres/storage.js';
-import { runStorageContract } from '../../../../testing/index.js';
+import { runStorageContract } from '../../../../server/testing/index.js';
 import { rejection } from '../../../support/assertions.js';
 import { freshTable, makePool, startTestPostgres } from '../../../support/postgres.js';
 

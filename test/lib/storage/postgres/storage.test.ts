@@ -5,7 +5,7 @@ import { createPetstore } from '../../../../lib/index.js';
 import type { Pet, PetStorage } from '../../../../lib/index.js';
 import { createPostgresStorage } from '../../../../lib/storage/postgres/index.js';
 import type { PostgresQuery } from '../../../../lib/storage/postgres/index.js';
-import { runStorageContract } from '../../../../testing/index.js';
+import { runStorageContract } from '../../../../server/testing/index.js';
 import { freshTable, makePool, startTestPostgres } from '../../../support/postgres.js';
 import { rejection } from '../../../support/assertions.js';
 

@@ -1,3 +1,0 @@
-export { createFetchHandler } from './fetch-handler.js';
-export type { FetchHandler, FetchHandlerOptions } from './fetch-handler.js';
-export type { ApiKeys, CorsOrigins, LogEntry, Logger, LogLevel } from '../http/index.js';

@@ -1,0 +1,84 @@
+import { PetstoreError } from '../../lib/index.js';
+import { errorResponse } from './error-response.js';
+import type { BareResponse } from './response.js';
+import { digestsEqual, sha256 } from './sha256.js';
+
+/** Realm named in every `WWW-Authenticate` challenge. */
+const REALM = 'petstore';
+
+/** Challenge for a request without a usable bearer credential [spec 5; RFC 6750 §3]. */
+export const MISSING_CREDENTIAL_HEADERS: readonly string[] = ['WWW-Authenticate', `Bearer realm="${REALM}"`];
+
+/** Challenge for a bearer token that matches no key [RFC 6750 §3.1: error="invalid_token"]. */
+export const INVALID_TOKEN_HEADERS: readonly string[] = ['WWW-Authenticate', `Bearer realm="${REALM}", error="invalid_token"`];
+
+/** How many accepted header values are remembered; past it the memory is emptied and refilled. */
+const VERDICT_CACHE_SIZE = 256;
+
+/** The outcome of checking a request's `Authorization` header. */
+export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
+
+/** Why a list of keys cannot be used, or undefined when it can; the reason never quotes a key. */
+export function apiKeysProblem(apiKeys: unknown): string | undefined {
+  if (!Array.isArray(apiKeys)) return '`apiKeys` must be a list of keys';
+  if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
+  for (const key of apiKeys as readonly unknown[]) {
+    if (typeof key !== 'string' || key.length === 0 || /[\s\u0000-\u001f\u007f]/.test(key)) {
+      return 'every API key must be a non-empty string without white space or control characters';
+    }
+  }
+  return undefined;
+}
+
+/** Throws a TypeError naming `caller` when a list of keys cannot be used. */
+export function checkApiKeys(caller: string, apiKeys: unknown): asserts apiKeys is readonly string[] {
+  const problem = apiKeysProblem(apiKeys);
+  if (problem !== undefined) throw new TypeError(`${caller}: ${problem}`);
+}
+
+/**
+ * Checks `Authorization: Bearer <key>` headers against the configured keys [spec 5].
+ *
+ * Keys are compared as SHA-256 digests in constant time, so the comparison time depends on neither
+ * the key's length nor how much of it a guess got right, and every key is compared (no early exit),
+ * so two keys can be valid during a rotation. Header values that were accepted are remembered in a
+ * small set: a hit only ever happens for a value that already proved itself, so its speed reveals
+ * nothing an attacker does not already know. Rejected values are never remembered, so guesses
+ * cannot fill the set, and every guess pays the full comparison.
+ */
+export function createAuthenticator(apiKeys: readonly string[]): (authorization: string | undefined) => AuthVerdict {
+  checkApiKeys('createAuthenticator', apiKeys);
+  const keyDigests = apiKeys.map(sha256);
+  const accepted = new Set<string>();
+
+  return function authenticate(authorization) {
+    if (authorization === undefined) return 'missing';
+    if (accepted.has(authorization)) return 'accepted';
+    // RFC 9110 §11.1: the scheme name is case-insensitive; RFC 6750 §2.1: one or more spaces follow it.
+    if (authorization.length < 7 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return 'missing';
+    const token = authorization.slice(7).replace(/^ +| +$/g, '');
+    if (token.length === 0) return 'missing';
+    const tokenDigest = sha256(token);
+    let isKnownKey = false;
+    for (const keyDigest of keyDigests) {
+      if (digestsEqual(tokenDigest, keyDigest)) isKnownKey = true;
+    }
+    if (!isKnownKey) return 'invalid';
+    if (accepted.size >= VERDICT_CACHE_SIZE) accepted.clear();
+    accepted.add(authorization);
+    return 'accepted';
+  };
+}
+
+/** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
+export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreError {
+  return verdict === 'missing'
+    ? new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS })
+    : new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+}
+
+/** The two 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
+export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, BareResponse>> = {
+  missing: errorResponse(authError('missing'), { logError: () => undefined }),
+  invalid: errorResponse(authError('invalid'), { logError: () => undefined }),
+};

@@ -1,0 +1,35 @@
+import { PetstoreError } from '../../lib/index.js';
+
+/** How much an event matters, from the most to the least: a writer shows those at or above its level. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** One structured event; the writer adds `time`. Never carries a key or an `Authorization` value. */
+export interface LogEntry {
+  level: LogLevel;
+  msg: string;
+  requestId?: string;
+  [field: string]: unknown;
+}
+
+/** Receives structured events: what a process writes as one JSON line each. */
+export type Logger = (entry: LogEntry) => void;
+
+/** The text of a thrown value for a log: an Error's stack (which starts with its message), anything else as text. */
+export function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'a value that cannot be turned into text';
+  }
+}
+
+/**
+ * The event for an error whose detail goes to the log rather than to the client: an unexpected one
+ * (answered 500) with its stack, or a storage failure (answered 503) with its cause.
+ */
+export function errorEntry(error: unknown, requestId: string): LogEntry {
+  if (error instanceof PetstoreError && error.status === 503) {
+    return { level: 'warn', msg: 'The storage failed; answered 503 unavailable', requestId, error: error.message, cause: describeError(error.cause) };
+  }
+  return { level: 'error', msg: 'Unexpected error; answered 500 internal_error', requestId, error: describeError(error) };
+}

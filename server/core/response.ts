@@ -1,0 +1,76 @@
+import type { HeaderList } from '../../lib/index.js';
+import type { OperationName } from './routes.js';
+
+/** An answer as its parts build it: status, headers and body, what an adapter writes out. */
+export interface BareResponse {
+  readonly status: number;
+  /** Every header to send, `Content-Length` included, as a flat `[name, value, …]` list. */
+  readonly headers: HeaderList;
+  /** The body: text is sent as UTF-8; empty for HEAD and 204 answers. */
+  readonly body: string | Uint8Array;
+}
+
+/** An answer as the request core gives it: what every adapter writes out, each in its runtime's terms. */
+export interface CoreResponse extends BareResponse {
+  /** The request's id, which `headers` carry as `X-Request-Id`. */
+  readonly requestId: string;
+  /** The operation that answered; undefined when the request reached none (401, 404, 405, OPTIONS, a missing Host). */
+  readonly operation: OperationName | undefined;
+}
+
+/** Headers every JSON answer carries: the media type, no caching of API answers, no MIME sniffing. */
+export const JSON_HEADERS: HeaderList = [
+  'Content-Type', 'application/json; charset=utf-8',
+  'Cache-Control', 'no-store',
+  'X-Content-Type-Options', 'nosniff',
+];
+
+const NO_HEADERS: HeaderList = [];
+
+/** The number of bytes a text takes in UTF-8 (a lone surrogate becomes U+FFFD, three bytes, as encoders write it). */
+export function utf8Length(text: string): number {
+  let length = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) {
+      length += 1;
+    } else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two UTF-16 units, four bytes.
+      length += 2;
+      index++;
+    } else {
+      length += 2;
+    }
+  }
+  return length;
+}
+
+/** A JSON answer with the common headers and `Content-Length`; for HEAD the same headers without the body [RFC 9110 §9.3.2]. */
+export function jsonResponse(status: number, json: string | Uint8Array, headers: HeaderList = NO_HEADERS, isHead = false): BareResponse {
+  const length = typeof json === 'string' ? utf8Length(json) : json.length;
+  // Spread rather than `concat`, which measured several times slower on these short lists.
+  return { status, headers: [...JSON_HEADERS, ...headers, 'Content-Length', String(length)], body: isHead ? '' : json };
+}
+
+/** Media type of the Prometheus text exposition format 0.0.4. */
+export const PROMETHEUS_TEXT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** A text answer of `contentType` (the metrics), not cached and not sniffed, like the JSON answers. */
+export function textResponse(status: number, text: string, contentType: string, isHead = false): BareResponse {
+  return {
+    status,
+    headers: ['Content-Type', contentType, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))],
+    body: isHead ? '' : text,
+  };
+}
+
+/** An answer without a body (204). */
+export function emptyResponse(status: number, headers: HeaderList): BareResponse {
+  return { status, headers, body: '' };
+}
+
+/** The same answer without its body, for HEAD. */
+export function withoutBody(response: BareResponse): BareResponse {
+  return { status: response.status, headers: response.headers, body: '' };
+}

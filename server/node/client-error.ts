@@ -1,0 +1,66 @@
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { STATUS_CODES } from 'node:http';
+import { errorResponse, logToConsole, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
+import { PetstoreError } from '../../lib/index.js';
+
+/** The Error body for each failure Node's HTTP parser reports, by its error code. */
+function errorFor(code: string | undefined): PetstoreError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new PetstoreError('headers_too_large', 'The request headers are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new PetstoreError('request_timeout', 'The request was not received in time');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new PetstoreError('payload_too_large', 'The chunk extensions of the request body are too large');
+    default:
+      return new PetstoreError('bad_request', `The request is not valid HTTP/1.1${code === undefined ? '' : ` (${code})`}`);
+  }
+}
+
+/**
+ * The raw bytes of an Error response that closes the connection, for sockets Node's parser gave up
+ * on; with a new request id like every answer (the request's own, if any, was never parsed).
+ */
+export function rawErrorResponse(error: PetstoreError): string {
+  const { status, headers, body } = errorResponse(error, { logError: logToConsole });
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
+  for (let index = 0; index < headers.length; index += 2) head += `${headers[index]}: ${headers[index + 1]}\r\n`;
+  return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
+}
+
+/** The socket's in-flight response, if Node has started one (an internal field, read defensively). */
+function hasStartedResponse(socket: Socket): boolean {
+  const message: unknown = Reflect.get(socket, '_httpMessage');
+  return typeof message === 'object' && message !== null && Reflect.get(message, 'headersSent') === true;
+}
+
+/**
+ * The server's `clientError` listener: framing errors (400), oversize headers (431) and timeouts
+ * (408) get the Error body like every other error, unless part of a response was already written.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || hasStartedResponse(socket)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawErrorResponse(errorFor(error.code)));
+}
+
+/** How long a refused CONNECT's socket may linger for the client to read the answer and close (ms). */
+const CONNECT_LINGER = 1_000;
+
+/**
+ * The server's `connect` listener. This server is no proxy, so it offers no tunnel [RFC 9110 §9.3.6];
+ * without a listener Node drops such connections without a word. Node has detached its parser and
+ * its error and timeout handling from the socket, so this listener guards both itself.
+ */
+export function handleConnect(_request: unknown, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  // Whatever follows is never read as a request; draining it avoids a reset that could eat the answer.
+  socket.resume();
+  const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+  socket.end(rawErrorResponse(new PetstoreError('bad_request', 'CONNECT is not supported: this server is not a proxy')));
+}

@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequestCore } from '../core/index.js';
+import type { CoreResponse, RequestCore, RequestCoreOptions } from '../core/index.js';
+import { closeAfterAnswer, closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
+import { toCoreRequest } from './node-request.js';
+import type { Observation } from './request-observer.js';
+import { writeResponse } from './responses.js';
+
+/** Options of createHandler: those of the request core, without the standalone server's own routes. */
+export type HandlerOptions = Omit<RequestCoreOptions, 'serverRoutes'>;
+
+/** A `node:http` request listener; `next` (Express/Connect style) receives requests outside the base path. */
+export type PetstoreHandler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/** Whether an answer ends its connection (`Connection: close`, as a 413 does). */
+function closesConnection(answer: CoreResponse): boolean {
+  const { headers } = answer;
+  for (let index = 0; index < headers.length; index += 2) {
+    if (headers[index] === 'Connection' && headers[index + 1] === 'close') return true;
+  }
+  return false;
+}
+
+/** Writes the core's answer, deciding first whether the connection may carry another request after it. */
+function answer(request: IncomingMessage, response: ServerResponse, reply: CoreResponse, observation: Observation | undefined): void {
+  observation?.answered(reply);
+  // The client went away mid-body: there is nobody to answer.
+  if (request.socket.destroyed) return;
+  if (reply.status >= 400) {
+    if (closesConnection(reply)) closeAfterAnswer(request);
+    else closeIfBodyUnread(request, response);
+  }
+  writeResponse(response, reply);
+}
+
+/**
+ * Answers a `node:http` request with the request core: a thin translation with the connection-level
+ * care in this folder. The standalone server's `observation` learns when the core took the request
+ * and what it answered.
+ */
+export function answerWithCore(core: RequestCore, request: IncomingMessage, response: ServerResponse, observation?: Observation): void {
+  observation?.enterCore();
+  const reply = core.handle(toCoreRequest(request, response));
+  if (reply instanceof Promise) void reply.then((settled) => answer(request, response, settled, observation));
+  else answer(request, response, reply, observation);
+}
+
+/**
+ * Creates the request listener for the interface [spec 4, 5, 7], for mounting in a `node:http`
+ * server or a framework; requests outside the base path go to `next` when one is given.
+ */
+export function createHandler(options: HandlerOptions): PetstoreHandler {
+  const core = createRequestCore(options, 'createHandler');
+  return function handlePetstore(request, response, next) {
+    // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
+    if (isOnClosingConnection(request)) return;
+    if (next !== undefined && !core.isOwnTarget(request.url ?? '/')) return next();
+    answerWithCore(core, request, response);
+  };
+}

@@ -1,0 +1,192 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
+import type { ServerRoutes } from '../core/index.js';
+import { PetstoreError } from '../../lib/index.js';
+import { handleClientError, handleConnect } from './client-error.js';
+import { isOnClosingConnection } from './closing-connections.js';
+import { answerWithCore } from './handler.js';
+import type { HandlerOptions } from './handler.js';
+import { requestMetricsOf } from './metrics.js';
+import type { Metrics } from './metrics.js';
+import { deferContinue } from './node-request.js';
+import { createPipelineGuard } from './pipelining.js';
+import { createRequestObserver } from './request-observer.js';
+import type { RequestObserver } from './request-observer.js';
+import { refuseRequest } from './responses.js';
+import { createShutdown } from './shutdown.js';
+import type { Shutdown } from './shutdown.js';
+
+/** Time a client has to send its request headers (ms); slower clients get a 408 and are cut off. */
+export const HEADERS_TIMEOUT = 10_000;
+/** Time a client has to send its whole request (ms). */
+export const REQUEST_TIMEOUT = 30_000;
+/** Time an idle keep-alive connection is kept open between requests (ms). */
+export const KEEP_ALIVE_TIMEOUT = 5_000;
+/** How often Node checks the two timeouts above (ms); they are enforced only at these checks. */
+export const CONNECTIONS_CHECKING_INTERVAL = 1_000;
+/** Time a socket may make no progress at all, e.g. a client that stops reading its response (ms). */
+export const SOCKET_TIMEOUT = 30_000;
+/** Time in-flight requests get to finish after shutdown starts, before their connections are cut (ms). */
+export const SHUTDOWN_DEADLINE = 10_000;
+
+/** Options of startServer: the handler's options plus where to listen and how to operate. */
+export interface StartServerOptions extends HandlerOptions {
+  /** TCP port; 0 picks a free one. Default 8080. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Receives one JSON line per request, with the id its answer carried, when given; off by default. */
+  accessLog?: (line: string) => void;
+  /**
+   * Metrics from `createMetrics()`: requests are counted and timed into them, and `GET /metrics`
+   * answers them without a key (they hold no pet and no key). Off by default, and `/metrics` is then a 404.
+   */
+  metrics?: Metrics;
+  /** Time the storage gets to answer `/readyz` before it answers 503 (ms). Default 2000. */
+  readyTimeout?: number;
+  /** Time in-flight requests get at shutdown (ms). Default 10000. */
+  shutdownDeadline?: number;
+  /** Overrides of the timeouts above (ms), mainly so tests need not wait for the production values. */
+  timeouts?: Partial<ServerTimeouts>;
+}
+
+/** The server's timeouts, in milliseconds. */
+export interface ServerTimeouts {
+  headers: number;
+  request: number;
+  keepAlive: number;
+  socket: number;
+  connectionsCheckingInterval: number;
+}
+
+/** Options of `RunningServer.close()`. */
+export interface CloseOptions {
+  /**
+   * Time requests keep being served after `close()` is called while `/readyz` already answers 503,
+   * so a load balancer stops sending before the listener closes (ms). Default 0.
+   */
+  delay?: number;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL of the API, base path included, e.g. `http://127.0.0.1:8080/v1`. */
+  url: string;
+  /** The underlying `node:http` server. */
+  server: Server;
+  /**
+   * Shuts down: `/readyz` answers 503 at once; requests keep being served for `delay`; then the
+   * server stops accepting, lets in-flight requests finish (cut at the deadline), and closes the
+   * store. Later calls return the same promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
+  /** Puts these keys in force from the next request on (open connections included); a TypeError for an unusable list, which keeps the old keys. */
+  setApiKeys(keys: readonly string[]): void;
+}
+
+function hostForUrl(address: AddressInfo): string {
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}
+
+/** The timeouts in force: the production values above, with the caller's overrides. */
+function timeoutsOf(options: StartServerOptions): ServerTimeouts {
+  return {
+    headers: HEADERS_TIMEOUT,
+    request: REQUEST_TIMEOUT,
+    keepAlive: KEEP_ALIVE_TIMEOUT,
+    socket: SOCKET_TIMEOUT,
+    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL,
+    ...options.timeouts,
+  };
+}
+
+/** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
+function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined): Server {
+  const timeouts = timeoutsOf(options);
+  const server = createServer({
+    ServerResponse: responseClass,
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+    // The core answers a missing Host itself, with the Error body instead of Node's empty 400.
+    requireHostHeader: false,
+  }, listener);
+  server.keepAliveTimeout = timeouts.keepAlive;
+  server.setTimeout(timeouts.socket);
+  server.on('clientError', handleClientError);
+  server.on('connect', handleConnect);
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    deferContinue(response);
+    listener(request, response);
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const error = new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`);
+    refuseRequest(request, response, error, observer?.(request, response));
+  });
+  return server;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Waits `delay` ms, serving as usual, then closes gracefully: the drain a load balancer needs to stop sending first. */
+async function drainAndClose(options: StartServerOptions, server: Server, shutdown: Shutdown, delay: number): Promise<void> {
+  const { log } = options;
+  log?.({ level: 'info', msg: 'Shutdown begun: /readyz answers 503; requests are served until the delay ends', delayMs: delay });
+  if (delay > 0) await new Promise((resume) => setTimeout(resume, delay));
+  await shutdown.close(server, options.shutdownDeadline ?? SHUTDOWN_DEADLINE);
+  await options.store.close();
+  log?.({ level: 'info', msg: 'Shutdown finished' });
+}
+
+/** The standalone server's own routes: `/healthz`, `/readyz` (failing once `isClosing`), and `/metrics` when metrics are on. */
+function serverRoutesOf(options: StartServerOptions, isClosing: () => boolean): ServerRoutes {
+  const routes: ServerRoutes = { isClosing };
+  if (options.readyTimeout !== undefined) routes.readyTimeout = options.readyTimeout;
+  const { metrics } = options;
+  if (metrics !== undefined) routes.metricsText = () => metrics.render();
+  return routes;
+}
+
+/**
+ * Starts the standalone server: the handler plus `/healthz`, `/readyz` and (with `metrics`)
+ * `/metrics`, deliberate timeouts, Error bodies for what Node's parser rejects, and graceful shutdown
+ * with an optional drain.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  let closing: Promise<void> | undefined;
+  const core = createRequestCore({ ...options, serverRoutes: serverRoutesOf(options, () => closing !== undefined) }, 'startServer');
+  const metrics = options.metrics === undefined ? undefined : requestMetricsOf(options.metrics, 'startServer');
+  const observer = createRequestObserver(options.accessLog, metrics);
+  const shutdown = createShutdown();
+  const admitPipelined = createPipelineGuard();
+
+  function listener(request: IncomingMessage, response: ServerResponse): void {
+    const observation = observer?.(request, response);
+    if (!admitPipelined(request, response, observation)) return;
+    // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
+    if (isOnClosingConnection(request)) return;
+    answerWithCore(core, request, response, observation);
+  }
+
+  const server = createNodeServer(options, listener, shutdown.responseClass, observer);
+  const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
+  const url = `http://${hostForUrl(address)}:${address.port}${options.basePath ?? DEFAULT_BASE_PATH}`;
+  const close = (closeOptions: CloseOptions = {}): Promise<void> => {
+    if (closing !== undefined) return closing;
+    const delay = closeOptions.delay ?? 0;
+    if (!(Number.isFinite(delay) && delay >= 0)) return Promise.reject(new TypeError('close: `delay` must be a number of milliseconds, 0 or more'));
+    return (closing = drainAndClose(options, server, shutdown, delay));
+  };
+  return { url, server, close, setApiKeys: (keys) => core.setApiKeys(keys, 'setApiKeys') };
+}

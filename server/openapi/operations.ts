@@ -1,0 +1,377 @@
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../lib/limits.js';
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../lib/versioning.js';
+import type { ErrorCode } from '../../lib/errors.js';
+import { allowedMethods, ROUTES } from '../core/routes.js';
+import type { Route } from '../core/routes.js';
+import type { DatabaseAction } from '../../lib/storage/postgres/failures.js';
+import {
+  allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, GET_PET_EXAMPLES, INTERNAL_ERROR_EXAMPLES,
+  listPetsExamples, MISSING_HOST_EXAMPLES, PET_ID_EXAMPLES, UNAUTHORIZED_EXAMPLES, unavailableExamples, UNSTATED_BODY_LIMIT,
+} from './examples.js';
+import type { Examples } from './examples.js';
+import { schemaRef } from './schemas.js';
+import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
+
+/** One way an operation fails: the Error `code` it answers with, when, and examples of the bodies it sends. */
+export interface ErrorCase {
+  code: ErrorCode;
+  when: string;
+  examples: Examples;
+}
+
+/** An operation as the document builder needs it: the OpenAPI fields plus what it answers. */
+export interface OperationDefinition {
+  path: string;
+  method: OpenApiMethod;
+  operation: Omit<OpenApiOperation, 'responses' | 'operationId'> & { operationId: string };
+  success: { status: number; response: OpenApiResponse };
+  errors: readonly ErrorCase[];
+  /** Headers every response of the operation carries, except those sent before it is known (401, and the 400 for a missing Host). */
+  headersOnEveryAnswer?: Record<string, OpenApiHeader>;
+  /** Answers beside the success and the failures: the 304 of a conditional GET. */
+  unchanged?: { status: number; response: OpenApiResponse };
+}
+
+/** What the operations depend on: where the API is mounted and how large a body may be. */
+export interface OperationContext {
+  basePath: string;
+  bodyLimit: number | undefined;
+}
+
+/** The failures every authenticated operation can answer with. */
+const MISSING_HOST: ErrorCase = { code: 'bad_request', when: 'An HTTP/1.1 request without a `Host` header (RFC 9112 §3.2).', examples: MISSING_HOST_EXAMPLES };
+const UNAUTHORIZED: ErrorCase = {
+  code: 'unauthorized',
+  when: 'The API key is missing, sent with another scheme, empty, or matches no configured key [spec 5].',
+  examples: UNAUTHORIZED_EXAMPLES,
+};
+const INTERNAL_ERROR: ErrorCase = { code: 'internal_error', when: 'An unexpected failure; its detail goes to the server log, never to the client.', examples: INTERNAL_ERROR_EXAMPLES };
+
+/** The 503 of an operation, with the example the storage words for what the operation was doing. */
+function unavailable(action: DatabaseAction): ErrorCase {
+  return {
+    code: 'unavailable',
+    when: 'The storage cannot answer now (the database is unreachable, the data file refuses writes); a later retry may succeed.',
+    examples: unavailableExamples(action),
+  };
+}
+
+/** Headers that come with one Error code wherever it is sent. */
+export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHeader>>> = {
+  unauthorized: {
+    'WWW-Authenticate': {
+      description: 'A Bearer challenge (RFC 6750 §3), with `error="invalid_token"` when a token was sent that matches no key.',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer realm=' },
+      examples: CHALLENGE_EXAMPLES,
+    },
+  },
+  method_not_allowed: {
+    Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' }, examples: allowExamples('/pets', 'deletePets') },
+  },
+  payload_too_large: {
+    Connection: {
+      description: 'The rest of the body is not read, so the connection is closed.',
+      required: true,
+      schema: { type: 'string', const: 'close' },
+      examples: fixedHeaderExamples('close', 'The connection ends with this answer', 'close'),
+    },
+  },
+  unsupported_media_type: {
+    'Accept-Post': {
+      description: 'The media type to send instead (RFC 9110 §15.5.16).',
+      required: true,
+      schema: { type: 'string', const: 'application/json' },
+      examples: fixedHeaderExamples('json', 'Send JSON', 'application/json'),
+    },
+    'Accept-Encoding': {
+      description: 'The only content coding accepted for request bodies (RFC 9110 §12.5.3).',
+      required: true,
+      schema: { type: 'string', const: 'identity' },
+      examples: fixedHeaderExamples('identity', 'Send the body without a content coding', 'identity'),
+    },
+  },
+};
+
+/** The routes of the interface (neither the standalone server's own nor the reference page are part of it), in the order the document lists them. */
+export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api' && route.isDescribed !== false);
+
+/** The OpenAPI methods of a route: its operations', HEAD wherever GET is [RFC 9110 §9.3.2], and OPTIONS. */
+export function methodsOf(route: Route): OpenApiMethod[] {
+  const methods: OpenApiMethod[] = [];
+  if (route.operations.GET !== undefined) methods.push('get', 'head');
+  if (route.operations.POST !== undefined) methods.push('post');
+  methods.push('options');
+  return methods;
+}
+
+/** The parameters path templates use, by name; declared on the path item, so every method of the path shares them. */
+const PATH_PARAMETERS: Readonly<Record<string, OpenApiParameter>> = {
+  petId: {
+    name: 'petId',
+    in: 'path',
+    required: true,
+    description: 'Identifier of the animal [spec 4.3]: a decimal integer (leading zeros allowed). For `getPet`, integers no animal can have (0, negative, beyond 2^53 − 1) are a 404 and anything else is a 400 `invalid_parameter`; OPTIONS answers for any segment.',
+    schema: { type: 'integer', format: 'int64' },
+    examples: PET_ID_EXAMPLES,
+  },
+};
+
+/** The parameters of a path template's `{name}` segments, in order. */
+export function pathParametersOf(path: string): OpenApiParameter[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => {
+    const parameter = PATH_PARAMETERS[name];
+    if (parameter === undefined) throw new Error(`createOpenApiDocument: the path parameter {${name}} of ${path} is not described`);
+    return parameter;
+  });
+}
+
+/** The thing a route's operations act on, from their names (`listPets` → `pets`, `getPet` → `pet`), to name its OPTIONS. */
+function resourceOf(route: Route): string {
+  const noun = (route.operations.GET ?? route.operations.POST ?? '').replace(/^[a-z]+/, '');
+  return noun.charAt(0).toLowerCase() + noun.slice(1);
+}
+
+/** OPTIONS on a path: the allowed methods, without a key, since they reveal nothing. */
+function optionsOperation(route: Route): OperationDefinition {
+  return {
+    path: route.path,
+    method: 'options',
+    operation: { operationId: `${resourceOf(route)}Options`, summary: 'The methods this path answers', security: [] },
+    success: {
+      status: 204,
+      response: {
+        description: 'No body; the allowed methods are in `Allow`. Answered without a key.',
+        headers: {
+          Allow: { description: 'The methods of this path (RFC 9110 §10.2.1).', required: true, schema: { type: 'string', const: allowedMethods(route) }, examples: allowExamples(route.path) },
+        },
+      },
+    },
+    errors: [MISSING_HOST],
+  };
+}
+
+/** HEAD on a path with GET: the same checks, statuses and headers, without a body [RFC 9110 §9.3.2]. */
+function headOperation(get: OperationDefinition): OperationDefinition {
+  const { operationId, summary } = get.operation;
+  return {
+    ...get,
+    method: 'head',
+    operation: {
+      ...get.operation,
+      operationId: `${operationId}Head`,
+      summary: `${summary}: headers only`,
+      description: `The answer of \`${operationId}\` without its body [RFC 9110 §9.3.2]: the same parameters, statuses and headers, \`Content-Length\` included. Without the Error body, a failure shows only its status.`,
+    },
+  };
+}
+
+/** `listPets` [spec 4.1]: a page of animals, filtered by status, with a cursor beyond the spec. */
+function listPets(basePath: string): OperationDefinition {
+  const examples = listPetsExamples(basePath);
+  return {
+    path: '/pets',
+    method: 'get',
+    operation: {
+      operationId: 'listPets',
+      summary: 'List animals',
+      description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored. HEAD (\`listPetsHead\`) answers the same headers without a body.`,
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: `Maximum number of animals returned [spec 4.1, 8]. Any decimal integer is accepted and clamped into ${MIN_LIMIT}..${MAX_LIMIT} (0 → ${MIN_LIMIT}, 1000 → ${MAX_LIMIT}) rather than rejected; anything else, an empty value or a repeated one is a 400 \`invalid_parameter\`.`,
+          schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+          examples: examples.parameters.limit,
+        },
+        {
+          name: 'status',
+          in: 'query',
+          required: false,
+          description: 'Only animals with this status [spec 4.1]. Case-sensitive; an unknown, empty or repeated value is a 400 `invalid_parameter`.',
+          schema: schemaRef('PetStatus'),
+          examples: examples.parameters.status,
+        },
+        {
+          name: 'after',
+          in: 'query',
+          required: false,
+          description: 'Cursor (an extension; the spec shows no pagination beyond `limit`): only animals whose `id` is greater. A negative value starts at the beginning. The `Link: rel="next"` URL carries it.',
+          schema: { type: 'integer', format: 'int64', minimum: -MAX_SAFE_ID, maximum: MAX_SAFE_ID },
+          examples: examples.parameters.after,
+        },
+      ],
+    },
+    success: {
+      status: 200,
+      response: {
+        description: 'A page of animals [spec 4.1].',
+        headers: {
+          Link: {
+            description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
+            required: false,
+            schema: { type: 'string', pattern: 'rel="next"$' },
+            examples: examples.links,
+          },
+        },
+        content: { 'application/json': { schema: schemaRef('Pets'), examples: examples.success } },
+      },
+    },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_parameter', when: '`limit`, `status` or `after` is malformed, empty, repeated, or `after` is beyond ±(2^53 − 1).', examples: examples.rejected },
+      UNAUTHORIZED,
+      INTERNAL_ERROR,
+      unavailable('list pets'),
+    ],
+  };
+}
+
+/** `createPet` [spec 4.2]: validates a NewPet and stores it under a new id. */
+function createPet(basePath: string, bodyLimit: number | undefined): OperationDefinition {
+  const sizeLimit = bodyLimit === undefined ? 'the server\'s body limit' : `${bodyLimit} bytes`;
+  const examples = createPetExamples(basePath, bodyLimit ?? UNSTATED_BODY_LIMIT);
+  return {
+    path: '/pets',
+    method: 'post',
+    operation: {
+      operationId: 'createPet',
+      summary: 'Add an animal',
+      description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
+      requestBody: {
+        description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
+        required: true,
+        content: { 'application/json': { schema: schemaRef('NewPet'), examples: examples.requestBody } },
+      },
+    },
+    success: {
+      status: 201,
+      response: {
+        description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
+        headers: {
+          Location: {
+            description: `Where the new animal is: \`${basePath}/pets/{id}\`.`,
+            required: true,
+            schema: { type: 'string', format: 'uri-reference' },
+            examples: examples.locations,
+          },
+        },
+        content: { 'application/json': { schema: schemaRef('Pet'), examples: examples.success } },
+      },
+    },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_json', when: 'The body is empty, not UTF-8, or not JSON.', examples: examples.invalidJson },
+      {
+        code: 'validation_failed',
+        when: 'The JSON is not a valid NewPet: missing or invalid fields, or unknown ones; `details` lists each problem [spec 4.2, 7].',
+        examples: examples.rejected,
+      },
+      UNAUTHORIZED,
+      { code: 'payload_too_large', when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting.`, examples: examples.payloadTooLarge },
+      { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.', examples: examples.unsupportedMediaType },
+      INTERNAL_ERROR,
+      unavailable('store the pet'),
+    ],
+  };
+}
+
+/** `getPet` [spec 4.3, 9]: one animal by id; deprecated, and every answer after authentication says so. */
+function getPet(basePath: string): OperationDefinition {
+  const examples = GET_PET_EXAMPLES;
+  const headerExamples = deprecationHeaderExamples(basePath);
+  return {
+    path: '/pets/{petId}',
+    method: 'get',
+    operation: {
+      operationId: 'getPet',
+      summary: 'Get an animal (deprecated)',
+      description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD (\`getPetHead\`) answers the same headers without a body.`,
+      deprecated: true,
+    },
+    success: { status: 200, response: { description: 'The animal [spec 4.3].', content: { 'application/json': { schema: schemaRef('Pet'), examples: examples.success } } } },
+    errors: [
+      MISSING_HOST,
+      { code: 'invalid_parameter', when: '`petId` is not a decimal integer.', examples: examples.rejected },
+      UNAUTHORIZED,
+      { code: 'not_found', when: 'No animal has this id [spec 4.3].', examples: examples.notFound },
+      INTERNAL_ERROR,
+      unavailable('read the pet'),
+    ],
+    headersOnEveryAnswer: {
+      Deprecation: {
+        description: 'When the operation was deprecated (RFC 9745): 2026-01-01T00:00:00Z, a decision, as the spec gives only the removal date.',
+        required: true,
+        schema: { type: 'string', const: `@${GET_PET_DEPRECATED_AT}` },
+        examples: headerExamples.Deprecation,
+      },
+      Sunset: {
+        description: 'When the operation is removed [spec 4.3, 9] (RFC 8594).',
+        required: true,
+        schema: { type: 'string', const: GET_PET_SUNSET },
+        examples: headerExamples.Sunset,
+      },
+      Link: {
+        description: 'The replacement (RFC 8288).',
+        required: true,
+        schema: { type: 'string', const: `<${basePath}/pets>; rel="successor-version"` },
+        examples: headerExamples.Link,
+      },
+    },
+  };
+}
+
+/** The entity tag of the document's bytes, for `If-None-Match` [RFC 9110 §8.8.3]. */
+const ENTITY_TAG_HEADER: OpenApiHeader = {
+  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
+  required: true,
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}"$' },
+  examples: { sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' } },
+};
+
+/** Caches may keep the document but must ask before reusing it [RFC 9111 §5.2.2.4]. */
+const REVALIDATE_HEADER: OpenApiHeader = {
+  description: 'Caches keep the document but ask again before using it, so a new version shows at once and an unchanged one costs a 304.',
+  required: true,
+  schema: { type: 'string', const: 'no-cache' },
+  examples: { revalidate: { summary: 'Revalidate before each use', value: 'no-cache' } },
+};
+
+/** `getOpenApiDescription`: this document, public like the interface it describes. */
+function getOpenApiDescription(): OperationDefinition {
+  return {
+    path: '/openapi.json',
+    method: 'get',
+    operation: {
+      operationId: 'getOpenApiDescription',
+      summary: 'This description',
+      description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD (`getOpenApiDescriptionHead`) answers the same headers without a body. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
+      security: [],
+    },
+    success: {
+      status: 200,
+      response: {
+        description: 'This document.',
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        content: { 'application/json': { schema: schemaRef('OpenApiDescription'), examples: DESCRIPTION_EXAMPLES } },
+      },
+    },
+    unchanged: {
+      status: 304,
+      response: {
+        description: 'The request\'s `If-None-Match` names this document\'s `ETag` (or is `*`): the copy the client holds is current, and no body is sent (RFC 9110 §13.1.2).',
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+      },
+    },
+    errors: [MISSING_HOST],
+  };
+}
+
+/** Every operation of the interface [spec 4], as the HTTP handler answers it: HEAD beside each GET, OPTIONS on each path. */
+export function operationDefinitions(context: OperationContext): OperationDefinition[] {
+  const { basePath, bodyLimit } = context;
+  const definitions = [listPets(basePath), createPet(basePath, bodyLimit), getPet(basePath), getOpenApiDescription()];
+  const heads = definitions.filter((definition) => definition.method === 'get').map(headOperation);
+  return [...definitions, ...heads, ...API_ROUTES.map(optionsOperation)];
+}

@@ -1,0 +1,41 @@
+import type { JsonSchema, OpenApiResponse } from '../openapi/index.js';
+import { isJsonObject } from './schema-text.js';
+
+/** One Error `code` a response can carry, and when, as the document's description of the response says. */
+export interface ErrorCaseText {
+  readonly code: string;
+  /** The sentence after "`code`: " in the response's description; undefined when it has none. */
+  readonly when: string | undefined;
+}
+
+/** The codes an Error schema narrows `code` to: `allOf: [Error, { properties: { code: { enum } } }]`. */
+function narrowedCodes(schema: JsonSchema): string[] {
+  const parts = schema['allOf'];
+  if (!Array.isArray(parts)) return [];
+  for (const part of parts) {
+    if (!isJsonObject(part) || !isJsonObject(part['properties'])) continue;
+    const code = part['properties']['code'];
+    const values = isJsonObject(code) ? code['enum'] : undefined;
+    if (Array.isArray(values)) return values.filter((value): value is string => typeof value === 'string');
+  }
+  return [];
+}
+
+/**
+ * The Error codes of a response, from its schema, each with the sentence of the description that
+ * says when it is sent (the document writes "`code`: when." for each). Empty for a success.
+ */
+export function errorCasesOf(response: OpenApiResponse): ErrorCaseText[] {
+  const schema = response.content?.['application/json']?.schema;
+  const codes = schema === undefined ? [] : narrowedCodes(schema);
+  const { description } = response;
+  const starts = codes.map((code) => ({ code, start: description.indexOf(`\`${code}\`: `) }));
+  const found = starts.filter(({ start }) => start !== -1).sort((left, right) => left.start - right.start);
+  return codes.map((code) => {
+    const index = found.findIndex((entry) => entry.code === code);
+    const entry = found[index];
+    if (entry === undefined) return { code, when: undefined };
+    const end = found[index + 1]?.start ?? description.length;
+    return { code, when: description.slice(entry.start + code.length + 4, end).trim() };
+  });
+}

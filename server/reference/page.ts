@@ -1,0 +1,160 @@
+import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../openapi/index.js';
+import { sha256Base64 } from '../core/sha256.js';
+import { CONSOLE_SCRIPT } from './console-script.js';
+import { referenceDecisions } from './decisions.js';
+import type { Decision } from './decisions.js';
+import { escapeHtml, inlineHtml, paragraphsHtml } from './html.js';
+import { operationSection, tryLink } from './operation-section.js';
+import type { OperationView } from './operation-section.js';
+import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
+import { REFERENCE_STYLES } from './styles.js';
+
+/** Options of renderReferencePage. */
+export interface ReferencePageOptions {
+  /** The handler's body limit in bytes, which the decisions state. */
+  bodyLimit: number;
+}
+
+/** The page and the policy it is served with. */
+export interface ReferencePage {
+  readonly html: string;
+  /**
+   * Nothing but the page's own inline style and script (by their SHA-256), requests to its own
+   * origin, and no framing: "nothing fetched from another origin" enforced by the browser.
+   */
+  readonly contentSecurityPolicy: string;
+}
+
+/** A date as the interface writes it: `5 December 2030`, in UTC. */
+function dayText(date: Date): string {
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** The constant a header's schema gives, when it gives one as text. */
+function constantOf(operation: OpenApiOperation, name: string): string | undefined {
+  for (const response of Object.values(operation.responses)) {
+    const value = response.headers?.[name]?.schema['const'];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/**
+ * What the page says of a deprecated operation, from the headers the document says it sends: since
+ * when (`Deprecation: @seconds`, RFC 9745), until when (`Sunset`, RFC 8594), and its successor
+ * (`Link: rel="successor-version"`), linked to the successor's own section.
+ */
+function deprecationHtml(operation: OpenApiOperation, views: readonly Omit<OperationView, 'deprecationHtml' | 'decisions'>[]): string | undefined {
+  if (operation.deprecated !== true) return undefined;
+  const parts = ['<strong>Deprecated.</strong>'];
+  const since = /^@(\d+)$/.exec(constantOf(operation, 'Deprecation') ?? '');
+  if (since?.[1] !== undefined) parts.push(`Since ${dayText(new Date(Number(since[1]) * 1000))} (<code>Deprecation</code>).`);
+  const sunset = constantOf(operation, 'Sunset');
+  if (sunset !== undefined && !Number.isNaN(Date.parse(sunset))) parts.push(`Removed on <strong>${dayText(new Date(sunset))}</strong> (<code>Sunset: ${escapeHtml(sunset)}</code>).`);
+  const successorPath = /^<([^>]*)>; rel="successor-version"$/.exec(constantOf(operation, 'Link') ?? '')?.[1];
+  const successor = views.find((view) => view.method === 'GET' && view.fullPath === successorPath);
+  if (successor !== undefined) {
+    const id = escapeHtml(successor.operationId);
+    parts.push(`Use its successor instead: <a href="#${id}">${successor.method} ${escapeHtml(successor.fullPath)}</a> (<code>${id}</code>).`);
+  }
+  return `<p>${parts.join(' ')}</p>`;
+}
+
+/** The operations that need the key (the interface's own [spec 4]), in the document's order, each with its decisions. */
+function operationViews(document: OpenApiDocument, decisions: readonly Decision[]): OperationView[] {
+  const base = displayBaseOf(document);
+  const views: Omit<OperationView, 'deprecationHtml' | 'decisions'>[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['GET', 'POST'] as const) {
+      const operation = item[method === 'GET' ? 'get' : 'post'];
+      if (operation?.operationId === undefined || operation.security?.length === 0) continue;
+      const parameters: OpenApiParameter[] = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+      views.push({ operationId: operation.operationId, method, path, fullPath: base + path, operation, parameters });
+    }
+  }
+  return views.map((view) => ({
+    ...view,
+    decisions: decisions.filter((decision) => decision.operations.includes(view.operationId)),
+    deprecationHtml: deprecationHtml(view.operation, views),
+  }));
+}
+
+/** The table of contents: the sections, and the operations by method and path, each with its console. */
+function contentsHtml(views: readonly OperationView[]): string {
+  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a><ul><li>${tryLink(view)}</li></ul></li>`);
+  return `<nav class="contents" aria-label="Contents"><h2>Contents</h2><ul>
+<li><a href="#overview">Overview</a></li>
+<li><a href="#authentication">Authentication and your key</a></li>
+<li><a href="#operations">Operations</a><ul>${operations.join('')}</ul></li>
+<li><a href="#paging">Paging</a></li>
+<li><a href="#errors">Errors and their codes</a></li>
+<li><a href="#schemas">Schemas</a></li>
+<li><a href="#all-operations">Every operation</a></li>
+<li><a href="#decisions">Decisions</a></li>
+</ul></nav>`;
+}
+
+/**
+ * The reference page of the interface, generated from the OpenAPI document the handler serves, so
+ * the two cannot drift: every operation with its parameters, bodies, examples, statuses and Error
+ * codes, the key, the deprecation, paging, the error codes, and the decisions where the interface is
+ * silent; with a console that sends requests to the same server. Self-contained: one inline
+ * stylesheet, one inline script, nothing from another origin.
+ */
+export function renderReferencePage(document: OpenApiDocument, options: ReferencePageOptions): ReferencePage {
+  const decisions = referenceDecisions({ bodyLimit: options.bodyLimit });
+  const views = operationViews(document, decisions);
+  const base = displayBaseOf(document);
+  const { info } = document;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(info.title)} API reference (${escapeHtml(info.version)})</title>
+<link rel="icon" href="data:,">
+<style>${REFERENCE_STYLES}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header class="page">
+<h1>${escapeHtml(info.title)} API reference</h1>
+<p>Interface version ${escapeHtml(info.version)} · base path <code>${escapeHtml(base === '' ? '/' : base)}</code> · licence ${escapeHtml(info.license.name)} · generated from <a href="${escapeHtml(base)}/openapi.json">the OpenAPI description</a> this server serves, with a console that calls this server.</p>
+</header>
+<div class="layout">
+${contentsHtml(views)}
+<main id="main">
+<section id="overview" aria-labelledby="overview-title">
+<h2 id="overview-title">Overview</h2>
+${paragraphsHtml(info.description)}
+</section>
+${authenticationSection(document, base, decisions)}
+<section id="operations" aria-labelledby="operations-title">
+<h2 id="operations-title">Operations</h2>
+<p>Each operation below lists its parameters, its bodies with examples, every status it answers with and its Error codes, then a console: fill the fields, press <em>Send</em>, and read the answer. ${views.map((view) => `<a href="#${escapeHtml(view.operationId)}">${inlineHtml(view.operation.summary)}</a>`).join(' · ')}.</p>
+</section>
+${views.map((view) => operationSection(document, view)).join('\n')}
+${pagingSection(views, base, decisions)}
+${errorsSection(document, views, decisions)}
+${schemasSection(document)}
+${allOperationsSection(document, base)}
+${decisionsSection(decisions)}
+</main>
+</div>
+<footer class="page"><p>Generated by the server from its OpenAPI description when it started; served with an <code>ETag</code>, so a reload costs a <code>304</code>. Works offline: nothing on this page comes from another origin.</p></footer>
+<script>${CONSOLE_SCRIPT}</script>
+</body>
+</html>
+`;
+  const contentSecurityPolicy = [
+    "default-src 'none'",
+    `script-src 'sha256-${sha256Base64(CONSOLE_SCRIPT)}'`,
+    `style-src 'sha256-${sha256Base64(REFERENCE_STYLES)}'`,
+    "connect-src 'self'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return { html, contentSecurityPolicy };
+}

@@ -1,0 +1,70 @@
+import { bodyOf, createRequestCore, NO_BODY } from '../core/index.js';
+import type { CoreResponse, RequestCore, RequestCoreOptions } from '../core/index.js';
+
+/** A request to inject: like a fetch call, without a socket. */
+export interface InjectRequest {
+  method?: string;
+  /** The request target, e.g. `/v1/pets?limit=5`; an absolute URL is accepted too. */
+  url: string;
+  headers?: Readonly<Record<string, string>>;
+  body?: string | Uint8Array;
+}
+
+/** The answer to an injected request. */
+export interface InjectResponse {
+  status: number;
+  /** Headers by lower-case name. */
+  headers: Record<string, string>;
+  /** The body as text (empty for HEAD and 204). */
+  body: string;
+  /** The body parsed as JSON. */
+  json(): unknown;
+}
+
+/** What inject answers with: the options of a handler, or a fetch-API handler such as createFetchHandler's. */
+export type InjectTarget = Omit<RequestCoreOptions, 'serverRoutes'> | ((request: Request) => Promise<Response>);
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** One core per options object, so the caches and the OpenAPI text are built once, as a handler would. */
+const cores = new WeakMap<object, RequestCore>();
+
+function answerOf(status: number, headers: Record<string, string>, body: string): InjectResponse {
+  return { status, headers, body, json: () => JSON.parse(body) as unknown };
+}
+
+async function injectIntoCore(options: Omit<RequestCoreOptions, 'serverRoutes'>, request: InjectRequest): Promise<InjectResponse> {
+  let core = cores.get(options);
+  if (core === undefined) {
+    core = createRequestCore(options, 'inject');
+    cores.set(options, core);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  const body = request.body === undefined ? NO_BODY : bodyOf(typeof request.body === 'string' ? encoder.encode(request.body) : request.body);
+  const answer: CoreResponse = await core.handle({ method: request.method ?? 'GET', target: request.url, headers, body });
+  const answerHeaders: Record<string, string> = {};
+  for (let index = 0; index < answer.headers.length; index += 2) answerHeaders[(answer.headers[index] as string).toLowerCase()] = answer.headers[index + 1] as string;
+  return answerOf(answer.status, answerHeaders, typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body));
+}
+
+async function injectIntoFetch(handler: (request: Request) => Promise<Response>, request: InjectRequest): Promise<InjectResponse> {
+  const init: RequestInit = { method: request.method ?? 'GET', headers: request.headers ?? {} };
+  // Bytes, not text: a Request made from a string adds `Content-Type: text/plain`, which the client never sent.
+  if (request.body !== undefined) init.body = typeof request.body === 'string' ? encoder.encode(request.body) : request.body;
+  const response = await handler(new Request(new URL(request.url, 'http://localhost'), init));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return answerOf(response.status, headers, await response.text());
+}
+
+/**
+ * Sends one request to the interface without a socket and answers what a client would see, for a
+ * consumer's own tests (as fastify's `inject` and hono's `app.request`). Takes the options of a
+ * handler (the answers come straight from the request core) or a fetch-API handler.
+ */
+export function inject(target: InjectTarget, request: InjectRequest): Promise<InjectResponse> {
+  return typeof target === 'function' ? injectIntoFetch(target, request) : injectIntoCore(target, request);
+}

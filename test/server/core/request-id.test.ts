@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createRequestCore, NO_BODY, newRequestId, requestIdOf } from '../../../server/core/index.js';
+import type { CoreRequest, CoreResponse } from '../../../server/core/index.js';
+import { createPetstore, PetstoreError } from '../../../lib/index.js';
+import type { PetStorage } from '../../../lib/index.js';
+import { API_KEY, AUTH } from '../../support/http.js';
+
+/** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
+const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
+
+function request(method: string, target: string, headers: Record<string, string> = {}): CoreRequest {
+  return { method, target, headers: { host: 'localhost', ...headers }, body: NO_BODY, httpVersion: '1.1' };
+}
+
+function headerOf(answer: CoreResponse, name: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < answer.headers.length; index += 2) {
+    if (answer.headers[index] === name) values.push(answer.headers[index + 1] as string);
+  }
+  return values;
+}
+
+describe('request ids', () => {
+  test('requestIdOf() keeps an incoming id of 1 to 128 visible ASCII characters and replaces any other', () => {
+    const kept = ['a', '!', '~', 'x'.repeat(128), '3f2504e0-4f89-11d3-9a0c-0305e82c3301', 'trace=1;span="2"'];
+    for (const id of kept) assert.equal(requestIdOf({ 'x-request-id': id }), id, JSON.stringify(id));
+    const replaced = ['', 'x'.repeat(129), 'two words', 'tab\there', 'line\nfeed', 'caf\u00e9', '\u007f', 'a, b'];
+    for (const id of replaced) {
+      const answered = requestIdOf({ 'x-request-id': id });
+      assert.match(answered, GENERATED, JSON.stringify(id));
+    }
+    // Node keeps an unknown header sent twice as one joined value, whose ", " makes it invalid.
+    assert.match(requestIdOf({ 'x-request-id': ['one', 'two'] }), GENERATED);
+    assert.match(requestIdOf({}), GENERATED);
+  });
+
+  test('newRequestId() gives a different id each time, all with the prefix of this process', () => {
+    const ids = Array.from({ length: 1000 }, () => newRequestId());
+    assert.equal(new Set(ids).size, ids.length);
+    const prefixes = new Set(ids.map((id) => id.slice(0, id.lastIndexOf('-'))));
+    assert.equal(prefixes.size, 1);
+    for (const id of ids) assert.match(id, GENERATED);
+  });
+
+  test('createRequestCore() puts one X-Request-Id on every answer, errors, 401s and OPTIONS included, and names it in requestId', async () => {
+    const broken: PetStorage = { insert: () => Promise.reject(new Error('bug')), get: () => Promise.reject(new Error('bug')), list: () => Promise.reject(new Error('bug')) };
+    const core = createRequestCore({ store: createPetstore({ storage: broken }), apiKeys: [API_KEY], logError: () => {} });
+    const requests = [
+      request('GET', '/v1/pets'),
+      request('HEAD', '/v1/pets'),
+      request('GET', '/v1/pets', { authorization: 'Bearer wrong' }),
+      request('GET', '/v1/nowhere', AUTH),
+      request('DELETE', '/v1/pets', AUTH),
+      request('OPTIONS', '/v1/pets'),
+      request('GET', '/v1/openapi.json'),
+      request('GET', '/v2'),
+      request('GET', '/v1/pets/1', AUTH),
+      { ...request('GET', '/v1/pets'), headers: {} },
+    ];
+    const ids = new Set<string>();
+    for (const sent of requests) {
+      const answer = await core.handle(sent);
+      const label = `${sent.method} ${sent.target} → ${answer.status}`;
+      assert.deepEqual(headerOf(answer, 'X-Request-Id'), [answer.requestId], label);
+      assert.match(answer.requestId, GENERATED, label);
+      ids.add(answer.requestId);
+    }
+    assert.equal(ids.size, requests.length, 'each answer has an id of its own');
+  });
+
+  test('createRequestCore() answers with the id the request sent, when valid', async () => {
+    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY] });
+    const answer = await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'from-the-proxy-42' }));
+    assert.equal(answer.status, 401);
+    assert.equal(answer.requestId, 'from-the-proxy-42');
+    assert.deepEqual(headerOf(answer, 'X-Request-Id'), ['from-the-proxy-42']);
+  });
+
+  test('createRequestCore() names the operation that answered, or none before one was reached', async () => {
+    const store = createPetstore();
+    await store.createPet({ name: 'Rex', categoryId: 1 });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], serverRoutes: { isClosing: () => false } });
+    const cases: [CoreRequest, string | undefined][] = [
+      [request('GET', '/v1/pets', AUTH), 'listPets'],
+      [request('GET', '/v1/pets?limit=x', AUTH), 'listPets'],
+      [request('POST', '/v1/pets', AUTH), 'createPet'],
+      [request('GET', '/v1/pets/1', AUTH), 'getPet'],
+      [request('GET', '/v1/pets/2', AUTH), 'getPet'],
+      [request('GET', '/v1/openapi.json'), 'getOpenApiDescription'],
+      [request('GET', '/healthz'), 'checkHealth'],
+      [request('GET', '/readyz'), 'checkReadiness'],
+      [request('GET', '/v1/pets'), undefined],
+      [request('GET', '/v1/nowhere', AUTH), undefined],
+      [request('PUT', '/v1/pets', AUTH), undefined],
+      [request('OPTIONS', '/v1/pets'), undefined],
+      [request('GET', '/metrics'), undefined],
+    ];
+    for (const [sent, operation] of cases) {
+      const answer = await core.handle(sent);
+      assert.equal(answer.operation, operation, `${sent.method} ${sent.target} → ${answer.status}`);
+    }
+  });
+
+  test('createRequestCore() keeps the request id on the answer to an operation that throws a PetstoreError', async () => {
+    const down: PetStorage = { insert: async () => { throw new PetstoreError('unavailable', 'down'); }, get: async () => undefined, list: async () => [] };
+    const core = createRequestCore({ store: createPetstore({ storage: down }), apiKeys: [API_KEY] });
+    const answer = await core.handle({ ...request('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/json', 'x-request-id': 'create-1' }), body: { read: (onChunk) => Promise.resolve(void onChunk(new TextEncoder().encode('{"name":"Rex","categoryId":1}'))) } });
+    assert.equal(answer.status, 503);
+    assert.equal(answer.operation, 'createPet');
+    assert.deepEqual(headerOf(answer, 'X-Request-Id'), ['create-1']);
+  });
+});

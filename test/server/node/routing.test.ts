@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { createPetstore, PetstoreError } from '../../../lib/index.js';
+import type { PetStorage } from '../../../lib/index.js';
+import { createHandler } from '../../../server/node/index.js';
+import { API_KEY, AUTH, JSON_POST, assertError, call, startTestServer } from '../../support/http.js';
+import type { TestServer } from '../../support/http.js';
+
+describe('routing', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test('an unknown path below /v1 is a 404 after auth', async () => {
+    for (const path of ['/v1', '/v1/', '/v1/pets/', '/v1/pets/1/owner', '/v1/pet', '/v1/PETS', '/v1/%70ets', '/v1//pets', '/v1/store/orders']) {
+      assertError(await call(server, 'GET', path, { headers: AUTH }), 404, 'not_found');
+      assertError(await call(server, 'GET', path), 401, 'unauthorized');
+    }
+  });
+
+  test('a path outside the base path is a 404 without auth', async () => {
+    // `/` is not among them: the standalone server sends it to the reference page (test/server/reference-page.test.ts).
+    for (const path of ['/pets', '/v2/pets', '/v10/pets', '/favicon.ico', '/docs']) {
+      assertError(await call(server, 'GET', path), 404, 'not_found', /the API lives under \/v1/);
+    }
+  });
+
+  test('a known path with another method is a 405 with Allow', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/v1/pets', 'GET, HEAD, POST, OPTIONS'],
+      ['PUT', '/v1/pets', 'GET, HEAD, POST, OPTIONS'],
+      ['PATCH', '/v1/pets/1', 'GET, HEAD, OPTIONS'],
+      ['POST', '/v1/pets/1', 'GET, HEAD, OPTIONS'],
+      ['DELETE', '/v1/pets/abc', 'GET, HEAD, OPTIONS'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const reply = await call(server, method, path, { headers: AUTH });
+      assertError(reply, 405, 'method_not_allowed', new RegExp(`^${method} is not allowed`));
+      assert.equal(reply.headers['allow'], allow);
+    }
+  });
+
+  test('OPTIONS on a known path is a 204 with Allow, without a key', async () => {
+    for (const [path, allow] of [['/v1/pets', 'GET, HEAD, POST, OPTIONS'], ['/v1/pets/12', 'GET, HEAD, OPTIONS']] as const) {
+      const reply = await call(server, 'OPTIONS', path);
+      assert.equal(reply.status, 204);
+      assert.equal(reply.headers['allow'], allow);
+      assert.equal(reply.text, '');
+    }
+    assertError(await call(server, 'OPTIONS', '/v1/nothing'), 401, 'unauthorized');
+  });
+
+  test('the standalone server answers /healthz without a key', async () => {
+    const reply = await call(server, 'GET', '/healthz');
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.json, { status: 'ok' });
+    assert.equal((await call(server, 'HEAD', '/healthz')).status, 200);
+    const post = await call(server, 'POST', '/healthz');
+    assertError(post, 405, 'method_not_allowed');
+    assert.equal(post.headers['allow'], 'GET, HEAD');
+  });
+
+  test('an HTTP/1.1 request without Host is a 400', async () => {
+    const { rawExchange, parseRawResponses } = await import('../../support/http.js');
+    const text = await rawExchange(server.port, ['GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ' + API_KEY + '\r\n\r\n'], { until: /\}$/ });
+    const [response] = parseRawResponses(text);
+    assert.equal(response?.status, 400);
+    assert.equal(JSON.parse(response?.body ?? '').code, 'bad_request');
+  });
+
+  test('an absolute-form request target is served like its origin form (RFC 9112 §3.2.2)', async () => {
+    const { rawExchange, parseRawResponses } = await import('../../support/http.js');
+    const requests = [
+      `GET http://example.com/v1/pets?limit=1 HTTP/1.1\r\nHost: example.com\r\nAuthorization: Bearer ${API_KEY}\r\n\r\n`,
+      `GET HTTP://EXAMPLE.COM:80/v2 HTTP/1.1\r\nHost: example.com\r\n\r\n`,
+      `GET http://example.com HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n`,
+    ];
+    const responses = parseRawResponses(await rawExchange(server.port, requests));
+    // The last one is `/`, which the standalone server redirects to the reference page.
+    assert.deepEqual(responses.map((response) => [response.status, response.headers['location']]), [[200, undefined], [404, undefined], [302, '/v1/docs']]);
+  });
+});
+
+describe('errors from the store', () => {
+  function failingStorage(error: unknown): PetStorage {
+    return {
+      insert: async () => { throw error; },
+      get: async () => { throw error; },
+      list: async () => { throw error; },
+    };
+  }
+
+  test('an unexpected exception is a generic 500 whose detail goes to the log only, and serving goes on', async () => {
+    const logged: unknown[] = [];
+    const server = await startTestServer({ store: createPetstore({ storage: failingStorage(new Error('secret database detail')) }), logError: (error) => logged.push(error) });
+    try {
+      for (const [method, path, body] of [['GET', '/v1/pets', undefined], ['GET', '/v1/pets/1', undefined], ['POST', '/v1/pets', '{"name":"x","categoryId":1}']] as const) {
+        const reply = await call(server, method, path, body === undefined ? { headers: AUTH } : { headers: JSON_POST, body });
+        assertError(reply, 500, 'internal_error');
+        assert.ok(!reply.text.includes('secret'));
+      }
+      assert.equal(logged.length, 3);
+      assert.match(String(logged[0]), /secret database detail/);
+      assert.equal((await call(server, 'GET', '/healthz')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a storage that cannot accept writes is a 503 unavailable, whose cause goes to the log only', async () => {
+    const logged: unknown[] = [];
+    const cause = new Error('ENOSPC: no space left on device, write /secret/path/pets.journal');
+    const storage = failingStorage(new PetstoreError('unavailable', 'The data file refuses writes after a write error', { cause }));
+    const server = await startTestServer({ store: createPetstore({ storage }), logError: (error) => logged.push(error) });
+    try {
+      const reply = await call(server, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"x","categoryId":1}' });
+      assertError(reply, 503, 'unavailable', /refuses writes/);
+      assert.ok(!reply.text.includes('/secret/path'));
+      assert.equal((logged[0] as PetstoreError).cause, cause);
+      assertError(await call(server, 'GET', '/v1/pets/1', { headers: AUTH }), 503, 'unavailable');
+      assert.equal(logged.length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a 503 without a cause is not logged: it says all there is', async () => {
+    const logged: unknown[] = [];
+    const storage = failingStorage(new PetstoreError('unavailable', 'The storage is closed'));
+    const server = await startTestServer({ store: createPetstore({ storage }), logError: (error) => logged.push(error) });
+    try {
+      assertError(await call(server, 'GET', '/v1/pets', { headers: AUTH }), 503, 'unavailable');
+      assert.deepEqual(logged, []);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('createHandler() mounted in a host server', () => {
+  let origin = '';
+  let close: () => Promise<void> = async () => {};
+
+  before(async () => {
+    const store = createPetstore();
+    const petstore = createHandler({ store, apiKeys: [API_KEY] });
+    const mounted = createHandler({ store, apiKeys: [API_KEY], basePath: '' });
+    const host = createServer((request, response) => {
+      if (request.url === '/status') {
+        response.end('host ok');
+        return;
+      }
+      if (request.url?.startsWith('/api/')) {
+        // What a framework does when it strips a mount prefix: the handler sees the rest.
+        Object.assign(request, { originalUrl: request.url, url: request.url.slice('/api/v1'.length) });
+        return mounted(request, response);
+      }
+      petstore(request, response, () => {
+        response.statusCode = 418;
+        response.end('host fallback');
+      });
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    close = () => new Promise((resolve) => host.close(() => resolve()));
+  });
+  after(() => close());
+
+  test('the handler serves /v1 beside the host\'s own routes', async () => {
+    assert.equal((await call({ origin }, 'GET', '/status')).text, 'host ok');
+    const created = await call({ origin }, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"Mounted","categoryId":1}' });
+    assert.equal(created.status, 201);
+    assert.equal((await call({ origin }, 'GET', '/v1/pets/1', { headers: AUTH })).status, 200);
+  });
+
+  test('the handler passes requests outside its base path to next()', async () => {
+    const reply = await call({ origin }, 'GET', '/elsewhere');
+    assert.equal(reply.status, 418);
+    assert.equal(reply.text, 'host fallback');
+  });
+
+  test('with basePath \'\' behind a mount prefix, Location and Link use the prefix the client sees', async () => {
+    const created = await call({ origin }, 'POST', '/api/v1/pets', { headers: JSON_POST, body: '{"name":"Prefixed","categoryId":1}' });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers['location'], '/api/v1/pets/2');
+    const listed = await call({ origin }, 'GET', '/api/v1/pets?limit=1', { headers: AUTH });
+    assert.equal(listed.headers['link'], '</api/v1/pets?limit=1&after=1>; rel="next"');
+    const fetched = await call({ origin }, 'GET', '/api/v1/pets/2', { headers: AUTH });
+    assert.equal(fetched.headers['link'], '</api/v1/pets>; rel="successor-version"');
+  });
+
+  test('createHandler() refuses a malformed basePath or bodyLimit', () => {
+    const store = createPetstore();
+    for (const basePath of ['v1', '/v1/']) assert.throws(() => createHandler({ store, apiKeys: [API_KEY], basePath }), TypeError);
+    for (const bodyLimit of [0, -1, 1.5]) assert.throws(() => createHandler({ store, apiKeys: [API_KEY], bodyLimit }), TypeError);
+  });
+});
