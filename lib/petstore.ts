@@ -62,56 +62,57 @@ function checkAssignedId(pet: Pet): Pet {
   return pet;
 }
 
-/** Creates the engine over a storage (in-memory by default). */
+/** One page of listPets and whether a next one exists [spec 4.1]; `query` is checked as untrusted. */
+async function listPetsPage(storage: PetStorage, query?: unknown): Promise<PetPage> {
+  const wanted = validateListQuery(query);
+  // One pet beyond the page tells whether a next page exists without a second query.
+  const pets = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
+  const hasMore = pets.length > wanted.limit;
+  if (hasMore) pets.length = wanted.limit;
+  // A storage hands out frozen pets or fresh ones, never a mix: the first pet decides for the page
+  // (Object.isFrozen walks every property, too slow to ask of each pet of every page).
+  const first = pets[0];
+  if (first !== undefined && !Object.isFrozen(first)) {
+    for (let index = 0; index < pets.length; index++) pets[index] = freezePet((pets[index] as Pet).id, pets[index] as Pet);
+  }
+  const answered: EffectiveListQuery = { limit: wanted.limit, after: wanted.after };
+  if (wanted.status !== undefined) answered.status = wanted.status;
+  const last = pets.at(-1);
+  if (!hasMore || last === undefined) return { pets, query: answered, next: undefined };
+  return { pets, query: answered, next: { ...answered, after: last.id } };
+}
+
+/** listPets [spec 4.1]: ascending ids, `limit` clamped to 1..100 (default 20), optional `status` filter and `after` cursor. */
+async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet[]> {
+  return (await listPetsPage(storage, query)).pets;
+}
+
+/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
+async function createPet(storage: PetStorage, input: unknown): Promise<Pet> {
+  const pet: NewPet = validateNewPet(input);
+  return sealed(checkAssignedId(await storage.insert(pet)));
+}
+
+/** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
+async function getPet(storage: PetStorage, id: number): Promise<Pet> {
+  const wanted = validatePetId(id);
+  const pet = Number.isSafeInteger(wanted) && wanted > 0 ? await storage.get(wanted) : undefined;
+  if (pet === undefined) throw new PetstoreError('not_found', `Pet ${wanted} was not found`);
+  return sealed(pet);
+}
+
+/** Creates the engine over a storage (in-memory by default): the spec's operations bound to it. */
 export function createPetstore(options: PetstoreOptions = {}): Petstore {
   const storage = options.storage ?? createMemoryStorage();
-
-  async function listPetsPage(query?: unknown): Promise<PetPage> {
-    const wanted = validateListQuery(query);
-    // One pet beyond the page tells whether a next page exists without a second query.
-    const pets = await storage.list({ status: wanted.status, after: wanted.after, limit: wanted.limit + 1 });
-    const hasMore = pets.length > wanted.limit;
-    if (hasMore) pets.length = wanted.limit;
-    // A storage hands out frozen pets or fresh ones, never a mix: the first pet decides for the page
-    // (Object.isFrozen walks every property, too slow to ask of each pet of every page).
-    const first = pets[0];
-    if (first !== undefined && !Object.isFrozen(first)) {
-      for (let index = 0; index < pets.length; index++) pets[index] = freezePet((pets[index] as Pet).id, pets[index] as Pet);
-    }
-    const answered: EffectiveListQuery = { limit: wanted.limit, after: wanted.after };
-    if (wanted.status !== undefined) answered.status = wanted.status;
-    const last = pets.at(-1);
-    if (!hasMore || last === undefined) return { pets, query: answered, next: undefined };
-    return { pets, query: answered, next: { ...answered, after: last.id } };
-  }
-
   return {
-    listPetsPage,
-
-    /** listPets [spec 4.1]: ascending ids, `limit` clamped to 1..100 (default 20), optional `status` filter and `after` cursor. */
-    async listPets(query?: ListPetsQuery): Promise<Pet[]> {
-      return (await listPetsPage(query)).pets;
-    },
-
-    /** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
-    async createPet(input: unknown): Promise<Pet> {
-      const pet: NewPet = validateNewPet(input);
-      return sealed(checkAssignedId(await storage.insert(pet)));
-    },
-
-    /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
-    async getPet(id: number): Promise<Pet> {
-      const wanted = validatePetId(id);
-      const pet = Number.isSafeInteger(wanted) && wanted > 0 ? await storage.get(wanted) : undefined;
-      if (pet === undefined) throw new PetstoreError('not_found', `Pet ${wanted} was not found`);
-      return sealed(pet);
-    },
-
-    async checkReady(): Promise<void> {
+    listPetsPage: (query) => listPetsPage(storage, query),
+    listPets: (query) => listPets(storage, query),
+    createPet: (input) => createPet(storage, input),
+    getPet: (id) => getPet(storage, id),
+    checkReady: async () => {
       await storage.checkReady?.();
     },
-
-    async close(): Promise<void> {
+    close: async () => {
       await storage.close?.();
     },
   };
