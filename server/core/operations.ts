@@ -1,4 +1,4 @@
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError } from '../../lib/index.js';
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, validateNewPet } from '../../lib/index.js';
 import type { HeaderList, Petstore } from '../../lib/index.js';
 import { createOpenApiDocument } from '../openapi/index.js';
 import { renderReferencePage } from '../reference/page.js';
@@ -75,7 +75,7 @@ async function listPets(operations: Operations, call: OperationCall): Promise<Ba
 /** createPet [spec 4.2]: the body read and checked as JSON, the pet stored, 201 with its `Location`. */
 async function createPet(operations: Operations, call: OperationCall): Promise<BareResponse> {
   const input = await readJsonBody(call.request, { limit: operations.bodyLimit, action: CREATE_ACTION });
-  const pet = await operations.store.createPet(input);
+  const pet = await operations.store.createPet(validateNewPet(input));
   // Not kept in the cache: a pet just created is not read more than others, and every create would churn it.
   return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`]);
 }
