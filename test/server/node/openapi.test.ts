@@ -3,10 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import type { JsonValue, OpenApiDocument, OpenApiMethod, OpenApiOperation } from '../../../server/openapi/index.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/node/index.js';
+import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import type { JsonValue } from '../../../server/openapi/types.js';
+import type { OpenApiMethod } from '../../../server/openapi/types.js';
+import type { OpenApiOperation } from '../../../server/openapi/types.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const NEW_PET = '{"name":"Rex","categoryId":1}';
