@@ -3,7 +3,6 @@ import { describe, test } from 'node:test';
 import { createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { EXAMPLE_PETS } from '../../../server/openapi/examples.js';
 import { createPostgresStorage } from '../../../lib/storage/postgres/index.js';
 import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';

@@ -4,7 +4,7 @@ import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import type { OpenApiDocument } from '../../../server/openapi/index.js';
-import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
+import { API_KEY, AUTH, JSON_POST, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
 import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import type { JsonValue } from '../../../server/openapi/types.js';

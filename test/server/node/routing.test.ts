@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createPetstore, PetstoreError } from '../../../lib/index.js';
+import { createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { createHandler } from '../../../server/node/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, startTestServer } from '../../support/http.js';
