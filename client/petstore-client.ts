@@ -1,4 +1,5 @@
-import { MAX_LIMIT, PetstoreError, validateNewPet } from '../lib/index.js';
+import { MAX_LIMIT, PetstoreError } from '../lib/index.js';
+import { validateNewPet } from '../lib/validate.js';
 import type { ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi } from '../lib/index.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';

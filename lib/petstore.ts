@@ -37,7 +37,7 @@ export interface PetstoreOptions {
 
 /** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
 export interface Petstore extends PetstoreApi {
-  /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
+  /** `listPets` plus the effective query and that of the following page; `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
   /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
   checkReady(): Promise<void>;

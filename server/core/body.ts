@@ -84,7 +84,7 @@ export async function readBody(body: RequestBody, options: JsonBodyOptions): Pro
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes strict UTF-8 and parses JSON; an empty body, bad UTF-8 and bad JSON are each a 400 `invalid_json`. */
-export function parseJson(bytes: Uint8Array, action: string): unknown {
+export function decodeJsonBody(bytes: Uint8Array, action: string): unknown {
   if (bytes.length === 0) throw new PetstoreError('invalid_json', `${action}: the body is empty; send a JSON object`);
   let text: string;
   try {
@@ -106,5 +106,5 @@ export function parseJson(bytes: Uint8Array, action: string): unknown {
  */
 export async function readJsonBody(request: { headers: RequestHeaders; body: RequestBody }, options: JsonBodyOptions): Promise<unknown> {
   checkJsonBodyHead(request.headers, options);
-  return parseJson(await readBody(request.body, options), options.action);
+  return decodeJsonBody(await readBody(request.body, options), options.action);
 }

@@ -2,7 +2,8 @@ import type { HeaderList } from '../../lib/index.js';
 import { headerOf } from './request.js';
 import type { RequestHeaders } from './request.js';
 import type { BareResponse } from './response.js';
-import { sha256Base64 } from './sha256.js';
+import { base64UrlOf } from './base64.js';
+import { sha256 } from './sha256.js';
 
 /** A text served as it is, with a validator: its bytes, encoded once, and the headers of its 200. */
 export interface Representation {
@@ -20,7 +21,7 @@ const REVALIDATE = 'no-cache';
 
 /** A strong entity tag for a text: the base64url SHA-256 of its UTF-8 bytes, quoted [RFC 9110 §8.8.3]. */
 export function entityTagOf(text: string): string {
-  return `"${sha256Base64(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+  return `"${base64UrlOf(sha256(text))}"`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorResponse, isLoggedError, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../core/index.js';
+import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../core/index.js';
+import { isLoggedError } from '../core/error-response.js';
 import type { BareResponse } from '../core/index.js';
 import type { HeaderList, PetstoreError } from '../../lib/index.js';
 import type { Observation } from './request-observer.js';

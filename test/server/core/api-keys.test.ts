@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFetchHandler } from '../../../server/fetch/index.js';
-import { createRequestCore, NO_BODY } from '../../../server/core/index.js';
 import type { LogEntry } from '../../../server/core/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { checkJsonBodyHead } from '../../../server/core/index.js';
+import { checkJsonBodyHead } from '../../../server/core/body.js';
 
 const OPTIONS = { limit: 10, action: 'Cannot create pet' };
 

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createRequestCore, NO_BODY, newRequestId, requestIdOf } from '../../../server/core/index.js';
-import type { CoreRequest, CoreResponse } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { createRequestCore } from '../../../server/core/core.js';
+import { NO_BODY } from '../../../server/core/request.js';
+import type { CoreRequest } from '../../../server/core/request.js';
+import { newRequestId, requestIdOf } from '../../../server/core/request-id.js';
+import type { CoreResponse } from '../../../server/core/response.js';
 import { createServerRoutes } from '../../../server/node/server-routes.js';
 
 /** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
