@@ -6,6 +6,8 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readText(path: string): Promise<string>;
+  /** A file's permission bits (`stat().mode`). */
+  fileMode(path: string): Promise<number>;
   writeText(path: string, text: string): Promise<void>;
   onSignal(signal: CliSignal, handler: () => void): void;
   /** Ends the process with this status once what was written is flushed. */

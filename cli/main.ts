@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The command line's entry: the only module that reads process.argv and process.env (STYLE rule 3).
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line.js';
 import type { CliIo } from './io.js';
 import { runCli } from './run.js';
@@ -26,6 +26,7 @@ const io: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   readText: (path) => readFile(path, 'utf8'),
+  fileMode: async (path) => (await stat(path)).mode,
   writeText: (path, text) => writeFile(path, text, 'utf8'),
   onSignal: (signal, handler) => void process.on(signal, handler),
   exit,

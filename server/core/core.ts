@@ -70,8 +70,6 @@ export interface RequestCore {
   isOwnTarget(target: string): boolean;
   /** The answer to a request; synchronous when the request's head alone decides it. Never rejects. */
   handle(request: CoreRequest): CoreResponse | Promise<CoreResponse>;
-  /** Puts `keys` in force from the next request on; a TypeError naming `caller` for an unusable list, which keeps the old keys. */
-  setApiKeys(keys: readonly string[], caller: string): void;
 }
 
 /** Checks the options every adapter shares, with the message naming the adapter's own function. */
@@ -266,6 +264,5 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
         return fail(context, stamp, error);
       }
     },
-    setApiKeys: (keys, setCaller) => context.keyring.replace(keys, setCaller),
   };
 }

@@ -2,7 +2,7 @@ export { createRequestCore, DEFAULT_BASE_PATH } from './core.js';
 export type { RequestCore, RequestCoreOptions, ServerRoutes } from './core.js';
 export { createKeyring } from './api-keys.js';
 export type { ApiKeys, Keyring } from './api-keys.js';
-export { authError, createAuthenticator } from './auth.js';
+export { authError, createAuthenticator, isToken68, TOKEN68_RULE } from './auth.js';
 export type { AuthVerdict } from './auth.js';
 export { checkJsonBodyHead, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_MEDIA_TYPE, parseJson, readBody, readJsonBody } from './body.js';
 export type { JsonBodyOptions } from './body.js';

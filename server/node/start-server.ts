@@ -82,8 +82,6 @@ export interface RunningServer {
    * store. Later calls return the same promise.
    */
   close(options?: CloseOptions): Promise<void>;
-  /** Puts these keys in force from the next request on (open connections included); a TypeError for an unusable list, which keeps the old keys. */
-  setApiKeys(keys: readonly string[]): void;
 }
 
 function hostForUrl(address: AddressInfo): string {
@@ -188,5 +186,5 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (!(Number.isFinite(delay) && delay >= 0)) return Promise.reject(new TypeError('close: `delay` must be a number of milliseconds, 0 or more'));
     return (closing = drainAndClose(options, server, shutdown, delay));
   };
-  return { url, server, close, setApiKeys: (keys) => core.setApiKeys(keys, 'setApiKeys') };
+  return { url, server, close };
 }
