@@ -6,6 +6,7 @@ import { createReloadableKeys, startingKeys } from './api-keys.js';
 import type { KeyFileOptions, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { CliIo, CliSignal } from './io.js';
+import { listenProblem } from './listen-error.js';
 import { createLogWriter } from './log-writer.js';
 import { openStorage, storageKindOf } from './open-storage.js';
 import { reasonOf } from './reasons.js';
@@ -119,6 +120,9 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
     running = await seedAndStart(store, seed, serverOptions(config, apiKeys, metrics, io, log), log);
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    // A port in use or refused, or an address not on this host: the operator's to fix, said in one line (status 2).
+    const problem = listenProblem(error, config);
+    if (problem !== undefined) throw new UsageError(problem);
     // An expected failure (a damaged data file, an unreachable database) says all in its message; anything else brings its stack.
     log({ level: 'error', msg: 'Startup failed', reason: error instanceof Error ? error.message : String(error), ...(error instanceof PetstoreError ? {} : { error }) });
     return 1;
