@@ -1,6 +1,7 @@
 import { createPetstore, PetstoreError } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createMetrics, instrumentStorage, startServer } from '../server/node/index.js';
+import { logDropCounterOf } from '../server/node/metrics.js';
 import type { ApiKeys, Logger, Metrics, RunningServer, StartServerOptions } from '../server/node/index.js';
 import { createReloadableKeys, startingKeys } from './api-keys.js';
 import type { KeyFileOptions, StartingKeys } from './api-keys.js';
@@ -113,6 +114,7 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
   const keys = await startingKeys(config.keySource, keyFileOptions);
   const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
   const metrics = config.metrics ? createMetrics() : undefined;
+  if (metrics !== undefined) io.onDroppedLine(logDropCounterOf(metrics));
   const apiKeys = keysInForce(config, keys, io, keyFileOptions);
   let running: RunningServer;
   try {
