@@ -8,6 +8,8 @@ import type { KeyFileOptions, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { CliIo, CliSignal } from './io.js';
 import { listenProblem } from './listen-error.js';
+import { createLogLimiter } from './log-limiter.js';
+import type { LogLimiter } from './log-limiter.js';
 import { createLogWriter } from './log-writer.js';
 import { openStorage, storageKindOf } from './open-storage.js';
 import { reasonOf } from './reasons.js';
@@ -50,7 +52,8 @@ async function seedAndStart(store: Petstore, seed: SeedFile | undefined, options
 }
 
 /** SIGTERM and SIGINT: fail readiness, keep serving for the delay, then close gracefully and exit. A second signal changes nothing. */
-function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, log: Logger): void {
+function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, limiter: LogLimiter): void {
+  const { log } = limiter;
   let isStopping = false;
   const stop = (signal: CliSignal): void => {
     if (isStopping) return void log({ level: 'info', msg: 'Shutdown already under way', signal });
@@ -58,6 +61,7 @@ function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, 
     log({ level: 'info', msg: 'Signal received', signal, delaySeconds });
     running.close({ delay: Math.round(delaySeconds * 1000) }).then(
       () => {
+        limiter.flush();
         log({ level: 'info', msg: 'Process exiting', signal, code: 0 });
         io.exit(0);
       },
@@ -109,7 +113,9 @@ function announce(running: RunningServer, config: ServeConfig, keys: StartingKey
  * start (said in a log line); a configuration mistake rejects with a UsageError (status 2).
  */
 export async function serve(config: ServeConfig, io: CliIo): Promise<number | undefined> {
-  const log = createLogWriter({ level: config.logLevel, write: (line) => io.stderr(line) });
+  // A failure repeated on every request (a storage outage) is written once, then counted per interval.
+  const limiter = createLogLimiter(createLogWriter({ level: config.logLevel, write: (line) => io.stderr(line) }));
+  const { log } = limiter;
   const keyFileOptions: KeyFileOptions = { readText: io.readText, fileMode: io.fileMode, log };
   const keys = await startingKeys(config.keySource, keyFileOptions);
   const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
@@ -129,7 +135,7 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
     log({ level: 'error', msg: 'Startup failed', reason: error instanceof Error ? error.message : String(error), ...(error instanceof PetstoreError ? {} : { error }) });
     return 1;
   }
-  stopOnSignals(running, config.shutdownDelaySeconds, io, log);
+  stopOnSignals(running, config.shutdownDelaySeconds, io, limiter);
   announce(running, config, keys, io, log);
   return undefined;
 }

@@ -10,7 +10,7 @@ export { CORS_MAX_AGE } from './cors.js';
 export type { CorsOrigins } from './cors.js';
 export { errorResponse, isLoggedError, logToConsole } from './error-response.js';
 export type { ErrorResponseOptions } from './error-response.js';
-export { describeError } from './log.js';
+export { describeError, STORAGE_FAILED_MSG, UNEXPECTED_ERROR_MSG } from './log.js';
 export type { LogEntry, Logger, LogLevel } from './log.js';
 export { DEFAULT_READY_TIMEOUT } from './readiness.js';
 export { BodyAbortedError, bodyOf, headerOf, NO_BODY } from './request.js';
