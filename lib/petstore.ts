@@ -25,7 +25,7 @@ export interface PetPage {
 /** The spec's three operations, shared by the in-process store and the HTTP client. */
 export interface PetstoreApi {
   listPets(query?: ListPetsQuery): Promise<Pet[]>;
-  createPet(input: unknown): Promise<Pet>;
+  createPet(input: NewPet): Promise<Pet>;
   getPet(id: number): Promise<Pet>;
 }
 
@@ -87,8 +87,8 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
-async function createPet(storage: PetStorage, input: unknown): Promise<Pet> {
+/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id. */
+async function createPet(storage: PetStorage, input: NewPet): Promise<Pet> {
   const pet: NewPet = validateNewPet(input);
   return sealed(checkAssignedId(await storage.insert(pet)));
 }

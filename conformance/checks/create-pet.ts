@@ -177,12 +177,11 @@ const REFERENCE_CHECKS: Check[] = [
     id: 'create/payload-too-large',
     clause: '4.2',
     level: 'reference',
-    title: 'createPet answers a body over 64 KiB with 413 and Connection: close',
+    title: 'createPet answers a body over 64 KiB with 413',
     source: decision('Request size limit'),
     async run(context) {
       const answer = await context.send({ method: 'POST', path: '/pets', body: oversizedBody(context), headers: { 'Content-Type': 'application/json' }, operation: 'createPet' });
       const error = expectError(answer, 413, 'the body is over the 64 KiB limit');
-      if (answer.headers.get('connection')?.toLowerCase() !== 'close') fail(answer, '413 with Connection: close: the rest of the body is not read', describeAnswer(answer, ['Connection']));
       return `413 ${error.code}`;
     },
   }),

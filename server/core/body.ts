@@ -11,9 +11,6 @@ export const JSON_MEDIA_TYPE = 'application/json';
 /** Headers sent with a 415, telling the client what to send instead: the media type and the content coding [RFC 9110 §15.5.16, §12.5.3]. */
 export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post', JSON_MEDIA_TYPE, 'Accept-Encoding', 'identity'];
 
-/** Headers sent with a 413: the rest of the body is not read, so the connection cannot be reused. */
-export const PAYLOAD_TOO_LARGE_HEADERS: readonly string[] = ['Connection', 'close'];
-
 /** What reading a JSON body needs to know. */
 export interface JsonBodyOptions {
   /** Largest body accepted, in bytes. */
@@ -35,7 +32,7 @@ function unsupported(message: string): PetstoreError {
 }
 
 function tooLarge(options: JsonBodyOptions): PetstoreError {
-  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`, { headers: PAYLOAD_TOO_LARGE_HEADERS });
+  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`);
 }
 
 /**

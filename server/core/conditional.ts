@@ -52,12 +52,11 @@ export function createRepresentation(text: string, contentType: string, headers:
 
 /**
  * The answer to a GET or HEAD of a representation: 304 without a body when the request's
- * `If-None-Match` matches [RFC 9110 §13.2.2: evaluated for GET and HEAD], otherwise 200 (without
- * the body for HEAD [RFC 9110 §9.3.2]).
+ * `If-None-Match` matches [RFC 9110 §13.2.2: evaluated for GET and HEAD], otherwise 200.
  */
-export function representationResponse(representation: Representation, requestHeaders: RequestHeaders, isHead: boolean): BareResponse {
+export function representationResponse(representation: Representation, requestHeaders: RequestHeaders): BareResponse {
   if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), representation.entityTag)) {
     return { status: 304, headers: representation.notModifiedHeaders, body: '' };
   }
-  return { status: 200, headers: representation.headers, body: isHead ? '' : representation.bytes };
+  return { status: 200, headers: representation.headers, body: representation.bytes };
 }

@@ -8,12 +8,13 @@ export {
   CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SOCKET_TIMEOUT, startServer,
 } from './start-server.js';
 export { SHUTDOWN_IDLE_GRACE } from './shutdown.js';
+export { DEFAULT_READY_TIMEOUT } from './readiness.js';
 export type { CloseOptions, RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';
 export { createMetrics, instrumentStorage } from './metrics.js';
 export type { Metrics, StorageOperation } from './metrics.js';
 // The request core's parts a node:http service reuses for routes of its own (see examples/quickstart-messages.ts).
 export {
-  authError, BodyAbortedError, CORS_MAX_AGE, createAuthenticator, DEFAULT_BASE_PATH, DEFAULT_BODY_LIMIT, DEFAULT_READY_TIMEOUT, isJsonMediaType, JSON_HEADERS,
+  authError, BodyAbortedError, CORS_MAX_AGE, createAuthenticator, DEFAULT_BASE_PATH, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_HEADERS,
   REQUEST_ID_HEADER,
 } from '../core/index.js';
 export type { ApiKeys, AuthVerdict, BareResponse, CoreResponse, CorsOrigins, JsonBodyOptions, LogEntry, Logger, LogLevel } from '../core/index.js';

@@ -69,14 +69,6 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   method_not_allowed: {
     Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' }, examples: allowExamples('/pets', 'deletePets') },
   },
-  payload_too_large: {
-    Connection: {
-      description: 'The rest of the body is not read, so the connection is closed.',
-      required: true,
-      schema: { type: 'string', const: 'close' },
-      examples: fixedHeaderExamples('close', 'The connection ends with this answer', 'close'),
-    },
-  },
   unsupported_media_type: {
     'Accept-Post': {
       description: 'The media type to send instead (RFC 9110 §15.5.16).',
@@ -94,7 +86,7 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
 };
 
 /** The routes of the interface (neither the standalone server's own nor the reference page are part of it), in the order the document lists them. */
-export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api' && route.isDescribed !== false);
+export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.isDescribed !== false);
 
 /** The OpenAPI methods of a route: its operations', HEAD wherever GET is [RFC 9110 §9.3.2], and OPTIONS. */
 export function methodsOf(route: Route): OpenApiMethod[] {

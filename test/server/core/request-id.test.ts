@@ -5,6 +5,7 @@ import type { CoreRequest, CoreResponse } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { createServerRoutes } from '../../../server/node/server-routes.js';
 
 /** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
@@ -93,7 +94,7 @@ describe('request ids', () => {
   test('createRequestCore() names the operation that answered, or none before one was reached', async () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
-    const core = createRequestCore({ store, apiKeys: [API_KEY], serverRoutes: { isClosing: () => false } });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], extraRoutes: createServerRoutes({ store, basePath: '/v1', isClosing: () => false }, 'test') });
     const cases: [CoreRequest, string | undefined][] = [
       [request('GET', '/v1/pets', AUTH), 'listPets'],
       [request('GET', '/v1/pets?limit=x', AUTH), 'listPets'],
