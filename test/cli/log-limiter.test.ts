@@ -81,6 +81,16 @@ describe('createLogLimiter()', () => {
     assert.deepEqual(written.map((entry) => entry.requestId), ['r-1', undefined, 'r-5'], 'after a flushed, quiet interval the next one is written in full');
   });
 
+  test('createLogLimiter() ends an interval by its own timer when none is given', async () => {
+    const written: LogEntry[] = [];
+    const { log } = createLogLimiter((entry) => void written.push(entry), { interval: 1 });
+    log(storageFailure('r-1'));
+    log(storageFailure('r-2'));
+    // A later timer fires after the limiter's, whatever the load: timers run in the order they fall due.
+    await new Promise((done) => setTimeout(done, 20));
+    assert.deepEqual(written.map((entry) => [entry.requestId ?? entry['lastRequestId'], entry['more']]), [['r-1', undefined], ['r-2', 1]]);
+  });
+
   test('createLogLimiter() over a core whose storage is full: 300 failed creates write one line with the cause and one count', async () => {
     const written: LogEntry[] = [];
     const clock = manualSchedule();
