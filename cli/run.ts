@@ -36,10 +36,16 @@ async function repair(configuration: Configuration, io: CliIo): Promise<number> 
   return 0;
 }
 
-/** `petstore-reference conformance …`: the conformance kit's command, loaded only when asked for. */
-async function conformance(argv: readonly string[], io: CliIo): Promise<number> {
-  const { runConformanceCommand } = await import('../conformance/command.js');
-  return runConformanceCommand(argv, { stdout: (text) => io.stdout(text), stderr: (text) => io.stderr(text), writeFile: (path, text) => io.writeText(path, text) });
+/** `petstore-reference conformance …`: the conformance kit's command, loaded only when asked for; its key may come from the environment. */
+async function conformance(argv: readonly string[], env: Environment, io: CliIo): Promise<number> {
+  const { KEY_VARIABLE, runConformanceCommand } = await import('../conformance/command.js');
+  return runConformanceCommand(argv, {
+    stdout: (text) => io.stdout(text),
+    stderr: (text) => io.stderr(text),
+    writeFile: (path, text) => io.writeText(path, text),
+    readFile: (path) => io.readText(path),
+    keyVariable: env[KEY_VARIABLE],
+  });
 }
 
 /**
@@ -57,7 +63,7 @@ export async function runCli(argv: readonly string[], env: Environment, io: CliI
     io.stdout(topHelp());
     return 0;
   }
-  if (first === 'conformance') return conformance(argv.slice(1), io);
+  if (first === 'conformance') return conformance(argv.slice(1), env, io);
   const { name, rest } = commandOf(argv);
   const spec = COMMANDS[name];
   const parsed = parseArguments(name, rest, spec.settings);
