@@ -193,13 +193,14 @@ function fileStorage(
 ): FileStorage {
   let nextId = scan.highestId + 1;
   let closing: Promise<void> | undefined;
-  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet) });
+  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
 
   return {
     path,
 
     async insert(pet: NewPet): Promise<Pet> {
       if (closing !== undefined) throw new PetstoreError('unavailable', 'Cannot create pet: the storage is closed');
+      if (writer.displacement !== undefined) throw writer.displacement.createError;
       if (writer.failure !== undefined) {
         const failure = await writer.recover();
         if (failure !== undefined) throw failure.createError;
@@ -223,8 +224,9 @@ function fileStorage(
     async checkReady(): Promise<void> {
       const notReady = `Data file ${path} is not ready`;
       refuseIfClosed(closing, notReady);
-      const lockProblem = await lock.problem();
-      if (lockProblem !== undefined) throw new PetstoreError('unavailable', lockProblem);
+      // A lock found gone here refuses creates too: the writer stays displaced until a restart.
+      const displacement = await writer.checkOwnership();
+      if (displacement !== undefined) throw displacement.readinessError;
       refuseIfClosed(closing, notReady);
       // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
       const failure = await writer.recover();
