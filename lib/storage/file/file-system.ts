@@ -70,6 +70,16 @@ export const nodeFileSystem: StorageFileSystem = {
   identity: async (path) => identityOf(await stat(path, { bigint: true })),
 };
 
+/** Syncs a directory, so a file created or renamed in it survives power loss. */
+export async function syncDirectory(fileSystem: StorageFileSystem, directory: string): Promise<void> {
+  const handle = await fileSystem.open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The errno code of a failed file-system call (`ENOENT`, `ENOSPC`, …), or undefined. */
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { PetstoreError } from '../../errors.js';
-import { describeError, nodeFileSystem } from './file-system.js';
+import { describeError, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
-import { LOCK_SUFFIX, openJournal, syncDirectory } from './file-storage.js';
+import { LOCK_SUFFIX, openJournal } from './file-storage.js';
 import { encodeReserveRecord } from './journal-format.js';
 import { highestIdFrom, scanJournal } from './journal-scan.js';
 import { acquireLock } from './lock-file.js';
