@@ -24,6 +24,15 @@ describe('cli/main.ts', () => {
     assert.equal((await runMain({}, ['--port', '1', '-h'])).stdout, serve.stdout, 'serve is the default command');
   });
 
+  test('main repair --help lists only what repair takes: --data as required, --salvage, --log-level, and no earlier spelling', async () => {
+    const { code, stdout } = await runMain({}, ['repair', '--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: petstore-reference repair --data <file> \[--salvage\]$/m);
+    assert.deepEqual(stdout.split('\n').filter((line) => /^ {2}-/.test(line)).map((line) => line.trim().split(' ')[0]), ['--data', '--salvage', '--log-level', '-h,']);
+    assert.match(stdout, /--data <file> +PETSTORE_DATA\n.*\n {6}default: none: required\n/);
+    assert.doesNotMatch(stdout, /in memory|--repair|--port|--api-keys/);
+  });
+
   test('main --version prints the version of package.json', async () => {
     const { code, stdout } = await runMain({}, ['--version']);
     assert.equal(code, 0);
