@@ -75,11 +75,6 @@ export class JournalWriter {
     return this.#failure;
   }
 
-  /** Why writes are refused for good since the lock was found no longer this process's, or undefined. */
-  get displacement(): WriteFailure | undefined {
-    return this.#displacement;
-  }
-
   /** Asks whether the lock is still this process's; once it is not, every later create is refused, since only a restart can take the lock again. */
   async checkOwnership(): Promise<WriteFailure | undefined> {
     if (this.#displacement !== undefined) return this.#displacement;
