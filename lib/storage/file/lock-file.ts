@@ -229,9 +229,15 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
   }
   let held: StorageFile | undefined;
   try {
-    const file = await fileSystem.open(draft, 'r');
-    held = file;
-    const identity = await file.identity();
+    let file: StorageFile;
+    let identity: string;
+    try {
+      file = await fileSystem.open(draft, 'r');
+      held = file;
+      identity = await file.identity();
+    } catch (error) {
+      throw lockError(`Cannot lock data file ${dataPath}: cannot open the lock file it just wrote: ${describeError(error)}`, error);
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         await fileSystem.link(draft, lockPath);

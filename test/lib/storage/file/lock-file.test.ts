@@ -234,6 +234,7 @@ describe('single-writer lock', () => {
 
   const failures: [string, (operation: string, path: string) => boolean, RegExp][] = [
     ['linking it', (operation) => operation === 'link', /cannot create .*\.lock: EACCES/],
+    ['reopening its draft', (operation, path) => operation === 'open' && /\.lock\.\d+\.[0-9a-f]{8}$/.test(path), /cannot open the lock file it just wrote: EACCES/],
     ['reading a held lock', (operation, path) => operation === 'open' && path.endsWith('.lock'), /cannot read .*\.lock: EACCES/],
     ['moving a stale lock aside', (operation, path) => operation === 'rename' && path.endsWith('.stale'), /cannot remove the stale lock .*: EACCES/],
   ];
