@@ -169,6 +169,13 @@ describe('single-writer lock', () => {
     }
   });
 
+  test('createFileStorage() refuses a lock that names this very process (its pid, start time and boot id) even without its token, as another copy of the library in this process would write', async () => {
+    const path = await journalPath();
+    const own = await identityOf(process.pid);
+    await writeFile(`${path}.lock`, lockContent(process.pid, own.startTime, own.boot));
+    await rejection(() => createFileStorage(path), 'unavailable', literally(`Data file ${path} is in use: ${path}.lock is held by this process`));
+  });
+
   test('acquireLock() records "-" for a start time and boot id it cannot read, and such a lock is judged by its pid alone', async () => {
     const path = await journalPath();
     const withoutProc = hookedFileSystem((operation, target) => {
