@@ -22,8 +22,18 @@ export interface DamagedTail {
   isIdRead: boolean;
 }
 
-/** Reads `length` bytes at `position`. */
-export async function readBytes(file: StorageFile, position: number, length: number): Promise<Buffer> {
+/** The largest record frame: enough of a damaged stretch to judge the record it starts with. */
+export const MAX_FRAME_SIZE = FRAME_HEADER_SIZE + MAX_PAYLOAD_SIZE;
+
+/** A stretch of a file: `length` bytes from byte `position`. */
+export interface ByteRange {
+  position: number;
+  length: number;
+}
+
+/** Reads the bytes of `range`. */
+export async function readBytes(file: StorageFile, range: ByteRange): Promise<Buffer> {
+  const { position, length } = range;
   const buffer = Buffer.alloc(length);
   let filled = 0;
   while (filled < length) {
@@ -34,7 +44,10 @@ export async function readBytes(file: StorageFile, position: number, length: num
   return buffer;
 }
 
-/** What a cut tail is: a torn write, or a whole record that may have been acknowledged; `highestId` is the highest id of the intact records before it. */
+/**
+ * What the damaged bytes `tail` (at least their first MAX_FRAME_SIZE) start with: a torn write, or a
+ * whole record that may have been acknowledged; `highestId` is the highest id of the intact records before it.
+ */
 export function judgeTail(tail: Buffer, highestId: number): DamagedTail {
   const length = tail.length >= FRAME_HEADER_SIZE ? tail.readUInt32LE(4) : 0;
   const isWholeRecord = length >= MIN_PAYLOAD_SIZE && length <= MAX_PAYLOAD_SIZE && FRAME_HEADER_SIZE + length <= tail.length;
@@ -50,21 +63,49 @@ export function sideFilePath(path: string, what: string): string {
   return `${path}.${new Date().toISOString().replaceAll(':', '-')}.${what}`;
 }
 
-/** Writes `bytes` to the new file `path` (never over an existing one) and syncs it and its directory, so the copy is durable before the original is cut. */
-export async function keepBytes(fileSystem: StorageFileSystem, path: string, bytes: Buffer): Promise<void> {
-  const file = await fileSystem.open(path, 'wx');
+/** Copies `range` of `from` to the new file `path` (never over an existing one) and syncs it and its directory, so the copy is durable before the original is cut. */
+export async function keepRange(path: string, options: { fileSystem: StorageFileSystem; from: StorageFile; range: ByteRange }): Promise<void> {
+  const file = await options.fileSystem.open(path, 'wx');
   try {
-    let written = 0;
-    while (written < bytes.length) {
-      const count = await file.write(bytes, written, bytes.length - written, written);
-      if (count <= 0) throw new Error(`write(2) made no progress at byte ${written}`);
-      written += count;
-    }
+    await copyRange(options.from, { range: options.range, to: new Appender(file) });
     await file.sync();
   } finally {
     await file.close();
   }
-  await syncDirectory(fileSystem, dirname(path));
+  await syncDirectory(options.fileSystem, dirname(path));
+}
+
+/** Bytes copied per read: a long stretch is copied in pieces of this size, so memory stays flat. */
+const COPY_CHUNK_SIZE = 1 << 20;
+
+/** A file written from the start, in order. */
+export class Appender {
+  readonly #file: StorageFile;
+  /** Bytes written so far: where the next append goes. */
+  size = 0;
+
+  constructor(file: StorageFile) {
+    this.#file = file;
+  }
+
+  /** Writes `bytes` after everything written so far. */
+  async append(bytes: Buffer): Promise<void> {
+    let written = 0;
+    while (written < bytes.length) {
+      const count = await this.#file.write(bytes, written, bytes.length - written, this.size + written);
+      if (count <= 0) throw new Error(`write(2) made no progress at byte ${this.size + written}`);
+      written += count;
+    }
+    this.size += bytes.length;
+  }
+}
+
+/** Copies `range` of `from` to the end of `to`, a chunk at a time. */
+export async function copyRange(from: StorageFile, options: { range: ByteRange; to: Appender }): Promise<void> {
+  const end = options.range.position + options.range.length;
+  for (let position = options.range.position; position < end; position += COPY_CHUNK_SIZE) {
+    await options.to.append(await readBytes(from, { position, length: Math.min(COPY_CHUNK_SIZE, end - position) }));
+  }
 }
 
 /** Where replay stands after a cut: the end to append at and the highest id in use. */
@@ -73,41 +114,55 @@ export interface TailCut {
   highestId: number;
 }
 
+/** What cutDamagedTail needs besides the open journal: where replay stopped, and where notes go. */
+export interface TailCutOptions {
+  fileSystem: StorageFileSystem;
+  /** The journal's path, for the side file's name and the messages. */
+  path: string;
+  /** The file's size: the damage runs from `end` to here. */
+  size: number;
+  /** Where replay stopped: the end of the last intact record. */
+  end: number;
+  /** The highest id in use before `end`. */
+  highestId: number;
+  /** Pets replayed, for the note. */
+  pets: number;
+  /** What is wrong at `end`. */
+  reason: string;
+  log: (line: string) => void;
+}
+
 /**
  * Cuts the damage off the end of a journal that replay stopped at `end` (no intact record after it),
  * keeping the cut bytes in a side file first. A whole record that fails its checksum may be an
  * acknowledged pet damaged since, so its id is reserved with a reservation record: no later pet gets
  * it. Anything shorter is a write torn by a crash, never acknowledged. Logs what was done, once.
  */
-export async function cutDamagedTail(
-  fileSystem: StorageFileSystem, file: StorageFile, scan: { end: number; highestId: number; pets: number; reason: string; size: number; path: string },
-  log: (line: string) => void,
-): Promise<TailCut> {
-  const { end, path } = scan;
+export async function cutDamagedTail(file: StorageFile, options: TailCutOptions): Promise<TailCut> {
+  const { end, path, size } = options;
   let step = `reading the damaged final record at byte offset ${end}`;
   try {
-    const tail = await readBytes(file, end, scan.size - end);
-    const judged = judgeTail(tail, scan.highestId);
+    const judged = judgeTail(await readBytes(file, { position: end, length: Math.min(size - end, MAX_FRAME_SIZE) }), options.highestId);
     const side = sideFilePath(path, 'damaged-tail');
     step = `keeping the bytes of the damaged final record in ${side}`;
-    await keepBytes(fileSystem, side, tail);
+    await keepRange(side, { fileSystem: options.fileSystem, from: file, range: { position: end, length: size - end } });
     // Cut before any append, so a new record is never glued to the damaged one.
     step = `cutting off the damaged final record at byte offset ${end}`;
     await file.truncate(end);
     await file.sync();
     const head = `petstore: ${path}: cut off a`;
-    const what = `at byte offset ${end} (${tail.length} bytes: ${scan.reason})`;
+    const what = `at byte offset ${end} (${size - end} bytes: ${options.reason})`;
     if (judged.reservedId === undefined) {
-      log(`${head} torn final record ${what}; it was never acknowledged. Its bytes are kept in ${side}. ${scan.pets} pets recovered.`);
-      return { end, highestId: scan.highestId };
+      options.log(`${head} torn final record ${what}; it was never acknowledged. Its bytes are kept in ${side}. ${options.pets} pets recovered.`);
+      return { end, highestId: options.highestId };
     }
     step = `reserving id ${judged.reservedId} after the damaged final record`;
     const record = encodeReserveRecord(judged.reservedId);
     if ((await file.write(record, 0, record.length, end)) !== record.length) throw new Error('short write');
     await file.datasync();
     const ids = judged.isIdRead ? `its id, ${judged.reservedId}, is reserved` : `its id cannot be read, so every id up to ${judged.reservedId} is reserved`;
-    log(`${head} damaged final record ${what}. It is a whole record, so it may have been acknowledged (a pet damaged on disk since, or a write torn by a power loss). `
-      + `Its bytes are kept in ${side}; ${ids} and never handed out again. ${scan.pets} pets recovered.`);
+    options.log(`${head} damaged final record ${what}. It is a whole record, so it may have been acknowledged (a pet damaged on disk since, or a write torn by a power loss). `
+      + `Its bytes are kept in ${side}; ${ids} and never handed out again. ${options.pets} pets recovered.`);
     return { end: end + record.length, highestId: judged.reservedId };
   } catch (error) {
     throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${step} failed: ${describeError(error)}`, { cause: error });

@@ -145,7 +145,7 @@ export async function createFileStorage(path: string, options: FileStorageOption
     if (scan.damage !== undefined) {
       if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
       const { reason } = scan.damage;
-      scan = { ...scan, ...await cutDamagedTail(fileSystem, file, { ...scan, reason, size: opened.size, path: journalPath }, log) };
+      scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
     }
     return fileStorage(journalPath, file, lock, index, scan, { durability, log });
   } catch (error) {

@@ -3,7 +3,7 @@ import { PetstoreError } from '../../errors.js';
 import { describeError, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { LOCK_SUFFIX, openJournal } from './file-storage.js';
-import { judgeTail, readBytes, sideFilePath } from './damaged-tail.js';
+import { Appender, copyRange, judgeTail, MAX_FRAME_SIZE, readBytes, sideFilePath } from './damaged-tail.js';
 import type { DamagedTail } from './damaged-tail.js';
 import { encodeReserveRecord, HEADER_SIZE } from './journal-format.js';
 import { highestIdFrom, salvageJournal, scanJournal } from './journal-scan.js';
@@ -117,36 +117,6 @@ async function backUp(fileSystem: StorageFileSystem, path: string, backupPath: s
   await syncDirectory(fileSystem, dirname(path));
 }
 
-/** Bytes copied per read while salvaging: runs of kept records are copied in pieces of this size. */
-const COPY_CHUNK_SIZE = 1 << 20;
-
-/** A file written from the start, in order. */
-class Appender {
-  readonly #file: StorageFile;
-  size = 0;
-
-  constructor(file: StorageFile) {
-    this.#file = file;
-  }
-
-  async append(bytes: Buffer): Promise<void> {
-    let written = 0;
-    while (written < bytes.length) {
-      const count = await this.#file.write(bytes, written, bytes.length - written, this.size + written);
-      if (count <= 0) throw new Error(`write(2) made no progress at byte ${this.size + written}`);
-      written += count;
-    }
-    this.size += bytes.length;
-  }
-}
-
-/** Copies bytes `start` to `end` of `from` to the end of `to`, a chunk at a time. */
-async function copyRange(from: StorageFile, start: number, end: number, to: Appender): Promise<void> {
-  for (let offset = start; offset < end; offset += COPY_CHUNK_SIZE) {
-    await to.append(await readBytes(from, offset, Math.min(COPY_CHUNK_SIZE, end - offset)));
-  }
-}
-
 /** What salvage found. */
 interface Salvage {
   /** Pets kept, in all and from after the first damage. */
@@ -173,7 +143,7 @@ async function copyIntact(file: StorageFile, size: number, kept: Appender, dropp
   await salvageJournal(file, size, async (piece) => {
     if (piece.kind === 'record') {
       if (piece.offset !== runEnd) {
-        await copyRange(file, runStart, runEnd, kept);
+        await copyRange(file, { range: { position: runStart, length: runEnd - runStart }, to: kept });
         runStart = piece.offset;
       }
       runEnd = piece.offset + piece.size;
@@ -187,15 +157,14 @@ async function copyIntact(file: StorageFile, size: number, kept: Appender, dropp
     }
     if (!isDamageSeen) salvage.firstDamage = { offset: piece.offset, reason: piece.reason };
     isDamageSeen = true;
-    const bytes = await readBytes(file, piece.offset, piece.size);
-    await dropped.append(bytes);
-    salvage.droppedBytes += bytes.length;
+    await copyRange(file, { range: { position: piece.offset, length: piece.size }, to: dropped });
+    salvage.droppedBytes += piece.size;
     // Ids only increase along the file, so only an id above every record kept before it can be one no kept record covers.
-    const judged = judgeTail(bytes, salvage.highestId);
+    const judged = judgeTail(await readBytes(file, { position: piece.offset, length: Math.min(piece.size, MAX_FRAME_SIZE) }), salvage.highestId);
     if (judged.isIdRead) salvage.droppedId = Math.max(salvage.droppedId, judged.reservedId ?? 0);
     trailing = piece.isDamaged ? judged : undefined;
   });
-  await copyRange(file, runStart, runEnd, kept);
+  await copyRange(file, { range: { position: runStart, length: runEnd - runStart }, to: kept });
   // A whole damaged record at the very end whose id cannot be read: a margin, as opening does.
   if (trailing?.reservedId !== undefined) salvage.droppedId = Math.max(salvage.droppedId, trailing.reservedId);
   return salvage;
