@@ -1,12 +1,11 @@
-import { PetstoreError } from '../lib/index.js';
 import { repairFile } from '../lib/storage/file/index.js';
 import type { StorageConfig } from './open-storage.js';
 
-/** What `repair` reads: the data file, where notes go, and whether to salvage. */
-export interface RepairConfig extends StorageConfig {
+/** What `repair` works on: the data file, which the command line has already required, where notes go, and whether to salvage. */
+export type RepairConfig = Required<Pick<StorageConfig, 'dataFile'>> & Pick<StorageConfig, 'log'> & {
   /** `--salvage`: keep every intact record after the damage instead of cutting at it. */
   salvage?: boolean;
-}
+};
 
 /**
  * The `repair` maintenance command: repairs the data file `--data` (`PETSTORE_DATA`) names (backup, then
@@ -14,7 +13,6 @@ export interface RepairConfig extends StorageConfig {
  * to print. Refuses while a server holds the file.
  */
 export async function repairStorage(config: RepairConfig): Promise<string> {
-  if (config.dataFile === undefined) throw new PetstoreError('bad_request', 'repair needs --data (or PETSTORE_DATA): the data file to repair');
   const isSalvage = config.salvage === true;
   const report = await repairFile(config.dataFile, { log: config.log, salvage: isSalvage });
   if (report.cutAt === undefined) return `${report.path}: no damage found, nothing changed (${report.pets} pets)`;

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { PetstoreError } from '../../errors.js';
 import { MAX_SAFE_ID } from '../../limits.js';
-import { describeError, syncDirectory } from './file-system.js';
+import { errorMessageOf, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { damagedRecordId, encodeReserveRecord, FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE } from './journal-format.js';
 
@@ -165,6 +165,6 @@ export async function cutDamagedTail(file: StorageFile, options: TailCutOptions)
       + `Its bytes are kept in ${side}; ${ids} and never handed out again. ${options.pets} pets recovered.`);
     return { end: end + record.length, highestId: judged.reservedId };
   } catch (error) {
-    throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${step} failed: ${describeError(error)}`, { cause: error });
+    throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${step} failed: ${errorMessageOf(error)}`, { cause: error });
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { PetstoreError } from '../../errors.js';
-import { describeError, errorCode } from './file-system.js';
+import { errorMessageOf, errorCode } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 
 /** A lock this process holds; release it exactly once. */
@@ -143,7 +143,7 @@ function directoryError(dataPath: string, error: unknown): PetstoreError {
   const code = errorCode(error);
   // The errno alone where it has no gloss here: Node's message would name the lock's temporary file.
   const problem = code === undefined ? undefined : DIRECTORY_PROBLEMS[code];
-  const detail = code === undefined ? describeError(error) : problem === undefined ? code : `${code}: ${problem}`;
+  const detail = code === undefined ? errorMessageOf(error) : problem === undefined ? code : `${code}: ${problem}`;
   return lockError(
     `Cannot open data file ${dataPath}: its directory ${dirname(dataPath)} must exist and be writable by this user, `
     + `and creating a file in it failed (${detail}).`,
@@ -236,7 +236,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       held = file;
       identity = await file.identity();
     } catch (error) {
-      throw lockError(`Cannot lock data file ${dataPath}: cannot open the lock file it just wrote: ${describeError(error)}`, error);
+      throw lockError(`Cannot lock data file ${dataPath}: cannot open the lock file it just wrote: ${errorMessageOf(error)}`, error);
     }
     for (let attempt = 1; ; attempt++) {
       try {
@@ -246,13 +246,13 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
         held = undefined;
         return lock;
       } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw lockError(`Cannot lock data file ${dataPath}: cannot create ${lockPath}: ${describeError(error)}`, error);
+        if (errorCode(error) !== 'EEXIST') throw lockError(`Cannot lock data file ${dataPath}: cannot create ${lockPath}: ${errorMessageOf(error)}`, error);
       }
       let current: LockSnapshot | undefined;
       try {
         current = await readLock(lockPath, fileSystem);
       } catch (error) {
-        throw lockError(`Cannot lock data file ${dataPath}: cannot read ${lockPath}: ${describeError(error)}`, error);
+        throw lockError(`Cannot lock data file ${dataPath}: cannot read ${lockPath}: ${errorMessageOf(error)}`, error);
       }
       // The owner released the lock between our link and our read: try again.
       if (current === undefined) {
@@ -270,7 +270,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       try {
         isRemoved = await removeStale(lockPath, current, token, fileSystem);
       } catch (error) {
-        throw lockError(`Cannot lock data file ${dataPath}: cannot remove the stale lock ${lockPath}: ${describeError(error)}`, error);
+        throw lockError(`Cannot lock data file ${dataPath}: cannot remove the stale lock ${lockPath}: ${errorMessageOf(error)}`, error);
       }
       if (isRemoved) log(`petstore: taking over the stale lock ${lockPath}: ${reason}`);
     }
@@ -313,7 +313,7 @@ class Lock implements HeldLock {
       if (ownContent !== content || (await fileSystem.identity(this.#lockPath)) !== identity) return;
       await fileSystem.unlink(this.#lockPath);
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${this.#lockPath}: ${describeError(error)}`, error);
+      if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${this.#lockPath}: ${errorMessageOf(error)}`, error);
     }
   }
 
@@ -326,7 +326,7 @@ class Lock implements HeldLock {
       readHeld(file),
     ]);
     if ('error' in current) {
-      const what = errorCode(current.error) === 'ENOENT' ? 'was removed' : `cannot be checked (${describeError(current.error)})`;
+      const what = errorCode(current.error) === 'ENOENT' ? 'was removed' : `cannot be checked (${errorMessageOf(current.error)})`;
       return `${start} ${what}, so another process may open the file and write to it too. `
         + 'Stop any other server on this data file, then restart this one: it takes the lock again on open.';
     }

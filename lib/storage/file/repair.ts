@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { PetstoreError } from '../../errors.js';
-import { describeError, nodeFileSystem, syncDirectory } from './file-system.js';
+import { errorMessageOf, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { LOCK_SUFFIX, openJournal } from './file-storage.js';
 import { Appender, copyRange, judgeTail, MAX_FRAME_SIZE, readBytes, sideFilePath } from './damaged-tail.js';
@@ -45,7 +45,7 @@ export interface RepairReport {
 }
 
 function repairError(path: string, doing: string, cause: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Cannot repair data file ${path}: ${doing} failed: ${describeError(cause)}`, { cause });
+  return new PetstoreError('unavailable', `Cannot repair data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFile, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MAX_SAFE_ID } from '../../../../lib/limits.js';
