@@ -169,3 +169,18 @@ export const SETTINGS = {
 
 /** The settings in table order. */
 export const ALL_SETTINGS: readonly AnySetting[] = Object.values(SETTINGS);
+
+/**
+ * The settings of `repair` alone: its `--data`, described as `repair` reads it (required; the
+ * variable is the server's), and `--salvage`.
+ */
+export const REPAIR_SETTINGS = {
+  data: setting({
+    flag: '--data', env: 'PETSTORE_DATA', kind: FILE_NAME, defaultValue: undefined, defaultText: 'none: required',
+    description: 'Path of the data file to repair; no server may have it open.',
+  }),
+  salvage: setting({
+    flag: '--salvage', env: 'PETSTORE_REPAIR_SALVAGE', kind: BOOLEAN, defaultValue: false, defaultText: 'off',
+    description: 'Keep every intact record after the damage, with its id, instead of cutting at the first bad record; the bytes dropped go to a side file.',
+  }),
+};

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ALL_SETTINGS } from '../../cli/settings.js';
+import { createFileStorage } from '../../lib/storage/file/index.js';
 import { call } from '../support/http.js';
 import { jsonLines, ROOT, runMain, spawnServer } from '../support/process.js';
 
@@ -23,6 +24,37 @@ describe('cli/main.ts', () => {
     }
     for (const word of ['SIGTERM', 'SIGHUP', '/healthz', '/readyz', '/metrics']) assert.ok(serve.stdout.includes(word), word);
     assert.equal((await runMain({}, ['--port', '1', '-h'])).stdout, serve.stdout, 'serve is the default command');
+  });
+
+  test('main repair --help lists only what repair takes: --data as required, --salvage, --log-level, and no earlier spelling', async () => {
+    const { code, stdout } = await runMain({}, ['repair', '--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: petstore-reference repair --data <file> \[--salvage\]$/m);
+    assert.deepEqual(stdout.split('\n').filter((line) => /^ {2}-/.test(line)).map((line) => line.trim().split(' ')[0]), ['--data', '--salvage', '--log-level', '-h,']);
+    assert.match(stdout, /--data <file> +PETSTORE_DATA\n.*\n {6}default: none: required\n/);
+    assert.doesNotMatch(stdout, /in memory|--repair|--port|--api-keys/);
+  });
+
+  test('main repair --salvage keeps the intact records after the damage and says where the dropped bytes went', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-salvage-'));
+    const dataFile = join(directory, 'pets.journal');
+    try {
+      const storage = await createFileStorage(dataFile, { log: () => undefined });
+      for (const name of ['One', 'Two', 'Three']) await storage.insert({ name, categoryId: 1 });
+      await storage.close();
+      const bytes = await readFile(dataFile);
+      // The name of the second record: its checksum fails, the third record stays intact.
+      bytes[16 + 29 + 20] = (bytes[16 + 29 + 20] ?? 0) ^ 0x5a;
+      await writeFile(dataFile, bytes);
+      const salvaged = await runMain({ PETSTORE_DATA: dataFile }, ['repair', '--salvage']);
+      assert.equal(salvaged.code, 0, salvaged.stderr);
+      assert.match(salvaged.stdout, /: salvaged from the first damage at byte offset 45 \(record checksum mismatch\): 2 pets kept, 1 of them after the damage; 29 bytes dropped, kept in .*\.dropped; the file as it was is in .*\.bak\n$/);
+      const reopened = await createFileStorage(dataFile, { log: () => undefined });
+      assert.deepEqual((await reopened.list({ status: undefined, after: 0, limit: 10 })).map((pet) => pet.name), ['One', 'Three']);
+      await reopened.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   test('main --version prints the version of package.json', async () => {
