@@ -152,7 +152,7 @@ async function apiKeyOf(line: CommandLine, io: CommandIo): Promise<string> {
   }
   const variable = io.keyVariable?.trim();
   if (variable !== undefined && variable !== '') return variable;
-  throw new UsageError(`the key is missing: set ${KEY_VARIABLE}, or give --key-file <file> (or --key <apiKey>), with a key the server accepts`);
+  throw new UsageError(`--key is missing: a key the server accepts, as --key <apiKey>, --key-file <file> or ${KEY_VARIABLE}`);
 }
 
 /** A run: the results as lines (or JSON), the JUnit report if asked for, and the exit status. */
