@@ -29,6 +29,15 @@ const EDGE_CASES: readonly EdgeCase[] = [
     }),
   },
   {
+    name: 'a JSON body cut short, whose message is the project\'s own, not the JavaScript engine\'s',
+    request: (apiKey) => ({
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"name":'),
+    }),
+  },
+  {
     name: 'a path with dot segments, without a key',
     request: () => ({ method: 'GET', path: '/v1/pets/../openapi.json', headers: {} }),
     departures: {
