@@ -16,7 +16,7 @@ export interface Representation {
 }
 
 /** Caches may keep the answer but must ask again before using it (RFC 9111 §5.2.2.4), so an edit shows at once and costs a 304 otherwise. */
-const REVALIDATE = 'no-cache';
+export const REVALIDATE = 'no-cache';
 
 /** A strong entity tag for a text: the base64url SHA-256 of its UTF-8 bytes, quoted [RFC 9110 §8.8.3]. */
 export function entityTagOf(text: string): string {
@@ -38,6 +38,11 @@ export function matchesIfNoneMatch(ifNoneMatch: string | undefined, entityTag: s
   return false;
 }
 
+/** The headers of a representation's 200: those that describe it, then its validator and its length. */
+export function representationHeaders(descriptive: HeaderList, entityTag: string, bytes: Uint8Array): HeaderList {
+  return [...descriptive, 'ETag', entityTag, 'Content-Length', String(bytes.length)];
+}
+
 /** A text as a representation of `contentType`, with the headers its 200 carries beside the common ones. */
 export function createRepresentation(text: string, contentType: string, headers: HeaderList = []): Representation {
   const bytes = new TextEncoder().encode(text);
@@ -45,7 +50,7 @@ export function createRepresentation(text: string, contentType: string, headers:
   return {
     entityTag,
     bytes,
-    headers: ['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...headers, 'ETag', entityTag, 'Content-Length', String(bytes.length)],
+    headers: representationHeaders(['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...headers], entityTag, bytes),
     notModifiedHeaders: ['ETag', entityTag, 'Cache-Control', REVALIDATE],
   };
 }

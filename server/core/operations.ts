@@ -3,8 +3,7 @@ import { createOpenApiDocument } from '../openapi/index.js';
 import type { HeaderList, Petstore } from '../../lib/index.js';
 import type { OperationName } from './routes.js';
 import { readJsonBody } from './body.js';
-import { createRepresentation, representationResponse } from './conditional.js';
-import type { Representation } from './conditional.js';
+import { createNegotiatedRepresentation } from './compression.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import { checkReadiness } from './readiness.js';
@@ -59,8 +58,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** A value built at its first use and kept. */
-function once(build: () => Representation): () => Representation {
-  let built: Representation | undefined;
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
   return () => (built ??= build());
 }
 
@@ -105,12 +104,13 @@ export function createOperations(context: OperationsContext): Record<OperationNa
   const defaultDeprecation = deprecationHeaders(basePath);
   const getPetHeaders = (publicBase: string): HeaderList => (publicBase === basePath ? defaultDeprecation : deprecationHeaders(publicBase));
   // Constant for this handler: the description and the page are generated from this one object, each
-  // serialised, encoded and hashed once, at its first request (a few milliseconds a core that never serves them never spends).
+  // serialised, encoded and hashed once, at its first request (a few milliseconds a core that never serves them never spends),
+  // and compressed once per content coding, at the first request that accepts it.
   const document = createOpenApiDocument({ basePath, bodyLimit });
-  const openApi = once(() => createRepresentation(JSON.stringify(document), JSON_TYPE));
+  const openApi = once(() => createNegotiatedRepresentation(JSON.stringify(document), JSON_TYPE));
   const referencePage = once(() => {
     const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit });
-    return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
+    return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
   });
 
   return {
@@ -144,8 +144,8 @@ export function createOperations(context: OperationsContext): Record<OperationNa
       // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
       headers: getPetHeaders,
     },
-    getOpenApiDescription: { run: (call) => representationResponse(openApi(), call.request.headers, call.isHead) },
-    getReferencePage: { run: (call) => representationResponse(referencePage(), call.request.headers, call.isHead) },
+    getOpenApiDescription: { run: (call) => openApi().respond(call.request.headers, call.isHead) },
+    getReferencePage: { run: (call) => referencePage().respond(call.request.headers, call.isHead) },
     ...serverOperations(context),
   };
 }

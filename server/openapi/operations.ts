@@ -299,10 +299,29 @@ function getPet(basePath: string): OperationDefinition {
 
 /** The entity tag of the document's bytes, for `If-None-Match` [RFC 9110 §8.8.3]. */
 const ENTITY_TAG_HEADER: OpenApiHeader = {
-  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
+  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256 of the uncompressed text, with `-gzip` or `-br` appended for a compressed representation, so each has its own); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
   required: true,
-  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}"$' },
-  examples: { sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' } },
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}(-gzip|-br)?"$' },
+  examples: {
+    sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' },
+    gzip: { summary: 'The tag of the same version, gzip-compressed', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g-gzip"' },
+  },
+};
+
+/** The answer depends on `Accept-Encoding` [RFC 9110 §12.5.5]; `Origin` too while CORS is on. */
+const VARY_HEADER: OpenApiHeader = {
+  description: 'The document is sent compressed when the request accepts it, so caches keep one copy per `Accept-Encoding` (and per `Origin` while CORS is on).',
+  required: true,
+  schema: { type: 'string', pattern: 'Accept-Encoding' },
+  examples: { encoding: { summary: 'One copy per accepted coding', value: 'Accept-Encoding' } },
+};
+
+/** The coding of a compressed document [RFC 9110 §8.4]. */
+const CONTENT_ENCODING_HEADER: OpenApiHeader = {
+  description: 'Present when the document is compressed: `br` or `gzip`, whichever the request\'s `Accept-Encoding` prefers among those the server can produce (gzip everywhere; br where the runtime\'s `CompressionStream` has brotli).',
+  required: false,
+  schema: { type: 'string', enum: ['br', 'gzip'] },
+  examples: { gzip: { summary: 'Compressed with gzip', value: 'gzip' } },
 };
 
 /** Caches may keep the document but must ask before reusing it [RFC 9111 §5.2.2.4]. */
@@ -322,14 +341,14 @@ function getOpenApiDescription(): OperationDefinition {
       operationId: 'getOpenApiDescription',
       summary: 'This description',
       tags: ['openapi'],
-      description: 'The OpenAPI 3.1 description of the interface, served without a key. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
+      description: 'The OpenAPI 3.1 description of the interface, served without a key, compressed when the request accepts gzip or br. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
       security: [],
     },
     success: {
       status: 200,
       response: {
         description: 'This document.',
-        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER, Vary: VARY_HEADER, 'Content-Encoding': CONTENT_ENCODING_HEADER },
         content: { 'application/json': { schema: schemaRef('OpenApiDescription'), examples: DESCRIPTION_EXAMPLES } },
       },
     },
@@ -337,7 +356,7 @@ function getOpenApiDescription(): OperationDefinition {
       status: 304,
       response: {
         description: 'The request\'s `If-None-Match` names this document\'s `ETag` (or is `*`): the copy the client holds is current, and no body is sent (RFC 9110 §13.1.2).',
-        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER, Vary: VARY_HEADER },
       },
     },
     errors: [MISSING_HOST],
