@@ -120,10 +120,10 @@ export interface NegotiatedRepresentation {
   readonly identity: Representation;
   /**
    * The answer to a GET or HEAD: the coding the request accepts, 304 when its `If-None-Match` names
-   * that coding's entity tag [RFC 9110 §13.1.2], otherwise 200 (without the body for HEAD). A
-   * promise only the first time a coding is asked for, while it is compressed.
+   * that coding's entity tag [RFC 9110 §13.1.2: evaluated for GET and HEAD], otherwise 200 (the core
+   * drops the body of a HEAD). A promise only the first time a coding is asked for, while it is compressed.
    */
-  respond(requestHeaders: RequestHeaders, isHead: boolean): BareResponse | Promise<BareResponse>;
+  respond(requestHeaders: RequestHeaders): BareResponse | Promise<BareResponse>;
 }
 
 /**
@@ -142,18 +142,18 @@ export function createNegotiatedRepresentation(text: string, contentType: string
   const building = new Map<ContentCoding, Promise<Representation>>();
   /** The tag of the identity representation with a coding appended inside its quotes. */
   const tagOf = (coding: ContentCoding | undefined): string => (coding === undefined ? identity.entityTag : `${identity.entityTag.slice(0, -1)}-${coding}"`);
-  /** A 200 of a representation, bodiless for HEAD [RFC 9110 §9.3.2]. */
-  const full = (representation: Representation, isHead: boolean): BareResponse => ({ status: 200, headers: representation.headers, body: isHead ? '' : representation.bytes });
+  /** A 200 of a representation. */
+  const full = (representation: Representation): BareResponse => ({ status: 200, headers: representation.headers, body: representation.bytes });
   return {
     identity,
-    respond(requestHeaders, isHead) {
+    respond(requestHeaders) {
       const coding = negotiateCoding(headerOf(requestHeaders, 'accept-encoding'), codings);
       const entityTag = tagOf(coding);
       // Decided on the tag alone, so a 304 never waits for a compression.
       if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), entityTag)) return { status: 304, headers: notModifiedHeaders(entityTag), body: '' };
-      if (coding === undefined) return full(identity, isHead);
+      if (coding === undefined) return full(identity);
       const ready = built.get(coding);
-      if (ready !== undefined) return full(ready, isHead);
+      if (ready !== undefined) return full(ready);
       let pending = building.get(coding);
       if (pending === undefined) {
         pending = compress(bytes, coding).then((compressed) => {
@@ -164,7 +164,7 @@ export function createNegotiatedRepresentation(text: string, contentType: string
         });
         building.set(coding, pending);
       }
-      return pending.then((variant) => full(variant, isHead));
+      return pending.then(full);
     },
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { parseJson } from '../../../server/core/body.js';
+import { decodeJsonBody } from '../../../server/core/body.js';
 import { findJsonSyntaxProblem } from '../../../server/core/json-syntax.js';
 
 /** Texts that are not JSON, with the reason and position the scanner gives. */
@@ -77,8 +77,8 @@ test('findJsonSyntaxProblem() reads a deeply nested text without recursion', () 
   assert.equal(findJsonSyntaxProblem(`${'['.repeat(depth)}${']'.repeat(depth)}`), undefined);
 });
 
-test('parseJson() words a syntax error in the project\'s words, not the runtime\'s', () => {
-  assert.throws(() => parseJson(new TextEncoder().encode('{"name":'), 'Cannot create pet'), (error: unknown) => {
+test('decodeJsonBody() words a syntax error in the project\'s words, not the runtime\'s', () => {
+  assert.throws(() => decodeJsonBody(new TextEncoder().encode('{"name":'), 'Cannot create pet'), (error: unknown) => {
     assert.ok(error instanceof PetstoreError);
     assert.equal(error.code, 'invalid_json');
     assert.equal(error.message, 'Cannot create pet: the body is not valid JSON (the body ends before the JSON value is complete, at line 1, column 9)');
