@@ -33,7 +33,7 @@ const EVERYWHERE = new Set(['X-Request-Id']);
 /** An example as a figure: its summary as the caption (with its description, such as the request a 400 answers), its value as indented JSON. */
 function exampleHtml(example: DocumentExample): string {
   const caption = escapeHtml(example.summary ?? example.key);
-  const description = example.description === undefined ? '' : ` ${inlineHtml(example.description)}`;
+  const description = example.description === undefined ? '' : `. ${inlineHtml(example.description)}`;
   return `<figure class="example"><figcaption>${caption}${description}</figcaption>${jsonBlock(example.value)}</figure>`;
 }
 

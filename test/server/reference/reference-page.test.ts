@@ -201,7 +201,7 @@ describe('what the reference page shows', () => {
     // The refused requests are no request examples, yet a learner still sees each, with its answer.
     for (const refused of refusedRequests()) {
       const body = refused.body === undefined ? '' : ` with the body ${JSON.stringify(refused.body)}`;
-      assert.ok(textOf(elementById(page, 'section', refused.operationId)).includes(`${refused.summary} The request: ${refused.method} /v1${refused.target}${body}.`), refused.key);
+      assert.ok(textOf(elementById(page, 'section', refused.operationId)).includes(`${refused.summary}. The request: ${refused.method} /v1${refused.target}${body}.`), refused.key);
     }
     const location = DOCUMENT.paths['/pets']?.post?.responses['201']?.headers?.['Location']?.examples;
     for (const example of Object.values(location ?? {})) assert.ok(page.includes(`<code>${example.value}</code>`), example.value);
