@@ -116,8 +116,6 @@ export interface NegotiatedRepresentationOptions {
 
 /** A text served in the content coding each request accepts, each coding built once. */
 export interface NegotiatedRepresentation {
-  /** The identity representation, as the text's own bytes. */
-  readonly identity: Representation;
   /**
    * The answer to a GET or HEAD: the coding the request accepts, 304 when its `If-None-Match` names
    * that coding's entity tag [RFC 9110 §13.1.2: evaluated for GET and HEAD], otherwise 200 (the core
@@ -145,7 +143,6 @@ export function createNegotiatedRepresentation(text: string, contentType: string
   /** A 200 of a representation. */
   const full = (representation: Representation): BareResponse => ({ status: 200, headers: representation.headers, body: representation.bytes });
   return {
-    identity,
     respond(requestHeaders) {
       const coding = negotiateCoding(headerOf(requestHeaders, 'accept-encoding'), codings);
       const entityTag = tagOf(coding);
@@ -161,10 +158,14 @@ export function createNegotiatedRepresentation(text: string, contentType: string
           built.set(coding, variant);
           building.delete(coding);
           return variant;
+        }, (error: unknown) => {
+          // A later request tries again; this one gets the identity representation, which every client can read.
+          building.delete(coding);
+          throw error;
         });
         building.set(coding, pending);
       }
-      return pending.then(full);
+      return pending.then(full, () => full(identity));
     },
   };
 }
