@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { apiKeysProblem } from '../server/core/auth.js';
 import type { Logger } from '../server/node/index.js';
 import { UsageError } from './command-line.js';
 import { reasonOf } from './reasons.js';
@@ -61,6 +62,27 @@ export async function startingKeys(source: KeySource, readText: ReadText, log: L
   if ('problem' in read) throw new UsageError(`${source.sourceName}: ${read.problem}`);
   log({ level: 'info', msg: 'API keys loaded', source: 'file', file: source.path, keys: read.keys.length });
   return { apiKeys: read.keys, isGenerated: false };
+}
+
+/** The keys in force: what the server asks on every authenticated request, and what SIGHUP replaces. */
+export interface KeysInForce {
+  /** The list in force; the same array until `replace` puts a new one in force. */
+  read: () => readonly string[];
+  /** Puts `keys` in force for the next request; a TypeError for a list the server could not use, which keeps the old keys. */
+  replace: (keys: readonly string[]) => void;
+}
+
+/** Holds the keys the server starts with, for the server to read and SIGHUP to replace: the one way keys rotate. */
+export function keysInForce(initial: readonly string[]): KeysInForce {
+  let current = initial;
+  return {
+    read: () => current,
+    replace: (keys) => {
+      const problem = apiKeysProblem(keys);
+      if (problem !== undefined) throw new TypeError(problem);
+      current = keys;
+    },
+  };
 }
 
 /** Options of createKeyReloader. */

@@ -1,5 +1,4 @@
 import { createOpenApiDocument } from '../server/openapi/index.js';
-import { DEFAULT_BODY_LIMIT } from '../server/node/index.js';
 import { Configuration, parseArguments, quote, UsageError } from './command-line.js';
 import type { Environment } from './command-line.js';
 import { COMMAND_SUMMARIES, COMMANDS } from './commands.js';
@@ -11,6 +10,7 @@ import { repairStorage } from './repair-storage.js';
 import { serve } from './serve.js';
 import { readServeConfig } from './serve-config.js';
 import { SETTINGS } from './settings.js';
+import { DEFAULT_BODY_LIMIT } from '../server/core/body.js';
 
 function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);

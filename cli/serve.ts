@@ -2,8 +2,8 @@ import { createPetstore, PetstoreError } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createMetrics, instrumentStorage, startServer } from '../server/node/index.js';
 import type { Logger, Metrics, RunningServer, StartServerOptions } from '../server/node/index.js';
-import { createKeyReloader, startingKeys } from './api-keys.js';
-import type { StartingKeys } from './api-keys.js';
+import { createKeyReloader, keysInForce, startingKeys } from './api-keys.js';
+import type { KeysInForce, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { CliIo, CliSignal } from './io.js';
 import { createLogWriter } from './log-writer.js';
@@ -24,9 +24,9 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, log:
 }
 
 /** The options of startServer that the configuration decides. */
-function serverOptions(config: ServeConfig, keys: StartingKeys, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
+function serverOptions(config: ServeConfig, keys: KeysInForce, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
   return {
-    apiKeys: keys.apiKeys,
+    apiKeys: keys.read,
     port: config.port,
     host: config.host,
     log,
@@ -72,13 +72,13 @@ function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, 
  * SIGHUP: re-reads the key file. Without one there is nothing to re-read, and the signal is only
  * noted, so that a stray `kill -HUP` meant for a reload does not end the server.
  */
-function reloadOnHangup(running: RunningServer, config: ServeConfig, io: CliIo, log: Logger): void {
+function reloadOnHangup(keys: KeysInForce, config: ServeConfig, io: CliIo, log: Logger): void {
   const { keySource } = config;
   if (keySource.kind !== 'file') {
     io.onSignal('SIGHUP', () => log({ level: 'info', msg: 'SIGHUP ignored: no key file to re-read', signal: 'SIGHUP' }));
     return;
   }
-  const reload = createKeyReloader({ path: keySource.path, readText: io.readText, setApiKeys: (apiKeys) => running.setApiKeys(apiKeys), log });
+  const reload = createKeyReloader({ path: keySource.path, readText: io.readText, setApiKeys: keys.replace, log });
   io.onSignal('SIGHUP', () => void reload());
 }
 
@@ -109,10 +109,11 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
   const keys = await startingKeys(config.keySource, io.readText, log);
   const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
   const metrics = config.metrics ? createMetrics() : undefined;
+  const inForce = keysInForce(keys.apiKeys);
   let running: RunningServer;
   try {
     const store = await openStore(config, metrics, log);
-    running = await seedAndStart(store, seed, serverOptions(config, keys, metrics, io, log), log);
+    running = await seedAndStart(store, seed, serverOptions(config, inForce, metrics, io, log), log);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // An expected failure (a damaged data file, an unreachable database) says all in its message; anything else brings its stack.
@@ -120,7 +121,7 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
     return 1;
   }
   stopOnSignals(running, config.shutdownDelaySeconds, io, log);
-  reloadOnHangup(running, config, io, log);
+  reloadOnHangup(inForce, config, io, log);
   announce(running, config, keys, io, log);
   return undefined;
 }

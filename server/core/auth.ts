@@ -79,6 +79,6 @@ export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreEr
 
 /** The two 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
 export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, BareResponse>> = {
-  missing: errorResponse(authError('missing'), { logError: () => undefined }),
-  invalid: errorResponse(authError('invalid'), { logError: () => undefined }),
+  missing: errorResponse(authError('missing')),
+  invalid: errorResponse(authError('invalid')),
 };

@@ -1,20 +1,16 @@
+// What the doors (server/node, server/fetch, server/testing) take from the request core; not a package entry point.
 export { createRequestCore, DEFAULT_BASE_PATH } from './core.js';
-export type { RequestCore, RequestCoreOptions, ServerRoutes } from './core.js';
-export { createKeyring } from './api-keys.js';
-export type { ApiKeys, Keyring } from './api-keys.js';
+export type { ExtraRoute, RequestCore, RequestCoreOptions } from './core.js';
+export type { ApiKeys } from './api-keys.js';
 export { authError, createAuthenticator } from './auth.js';
 export type { AuthVerdict } from './auth.js';
-export { checkJsonBodyHead, DEFAULT_BODY_LIMIT, isJsonMediaType, JSON_MEDIA_TYPE, parseJson, readBody, readJsonBody } from './body.js';
+export { readJsonBody } from './body.js';
 export type { JsonBodyOptions } from './body.js';
-export { CORS_MAX_AGE } from './cors.js';
 export type { CorsOrigins } from './cors.js';
-export { errorResponse, isLoggedError, logToConsole } from './error-response.js';
-export type { ErrorResponseOptions } from './error-response.js';
-export { describeError } from './log.js';
+export { errorResponse, logToConsole } from './error-response.js';
 export type { LogEntry, Logger, LogLevel } from './log.js';
-export { DEFAULT_READY_TIMEOUT } from './readiness.js';
-export { BodyAbortedError, bodyOf, headerOf, NO_BODY } from './request.js';
+export { BodyAbortedError, bodyOf, NO_BODY } from './request.js';
 export type { CoreRequest, RequestBody, RequestHeaders } from './request.js';
 export { newRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-export { emptyResponse, JSON_HEADERS, jsonResponse, PROMETHEUS_TEXT_TYPE, textResponse, utf8Length } from './response.js';
+export { jsonResponse } from './response.js';
 export type { BareResponse, CoreResponse } from './response.js';

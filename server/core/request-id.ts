@@ -1,3 +1,4 @@
+import { base64UrlOf } from './base64.js';
 import { headerOf } from './request.js';
 import type { RequestHeaders } from './request.js';
 
@@ -13,12 +14,9 @@ const PREFIX_BYTES = 12;
 let prefix: string | undefined;
 let counter = 0;
 
-/** Base64url of random bytes, without padding; `crypto.getRandomValues` exists in Node, Deno, Bun and edge workers. */
+/** Random bytes in base64url; `crypto.getRandomValues` exists in Node, Deno, Bun and edge workers. */
 function randomPrefix(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(PREFIX_BYTES));
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_');
+  return base64UrlOf(globalThis.crypto.getRandomValues(new Uint8Array(PREFIX_BYTES)));
 }
 
 /**

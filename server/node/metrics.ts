@@ -1,7 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import type { PetStorage } from '../../lib/index.js';
-import type { OperationName } from '../core/routes.js';
 import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
 
@@ -105,7 +104,7 @@ export interface RequestMetrics {
   /** A request reached the request core. */
   started(): void;
   /** The core answered it; `started` is its `performance.now()` when it reached the server. */
-  answered(operation: OperationName | undefined, status: number, started: number): void;
+  answered(operation: string | undefined, status: number, started: number): void;
   /** The server answered it itself, before the core (a refused pipeline, a 417). */
   refused(status: number, started: number): void;
 }

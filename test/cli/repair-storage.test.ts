@@ -3,7 +3,6 @@ import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { PetstoreError } from '../../lib/index.js';
 import { createFileStorage } from '../../lib/storage/file/index.js';
 import { openStorage } from '../../cli/open-storage.js';
 import { repairStorage } from '../../cli/repair-storage.js';
@@ -28,15 +27,6 @@ test('repairStorage() says when the data file needs no repair', async () => {
   await storage.close();
   assert.equal(await repairStorage({ dataFile, log: () => undefined }), `${dataFile}: no damage found, nothing changed (1 pets)`);
   await stat(dataFile);
-});
-
-test('repairStorage() needs a data file', async () => {
-  await assert.rejects(repairStorage({ log: () => undefined }), (error: unknown) => {
-    assert.ok(error instanceof PetstoreError);
-    assert.equal(error.code, 'bad_request');
-    assert.match(error.message, /repair needs --data \(or PETSTORE_DATA\)/);
-    return true;
-  });
 });
 
 test('repairStorage() reports a cut without reserved ids for a torn tail', async () => {

@@ -5,7 +5,7 @@ import { freezePet } from '../../pet.js';
 import { PetIndex } from '../memory/pet-index.js';
 import type { NewPet, Pet } from '../../pet.js';
 import type { PetStorage, StorageListQuery } from '../storage.js';
-import { describeError, errorCode, nodeFileSystem } from './file-system.js';
+import { errorMessageOf, errorCode, nodeFileSystem } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordProblem } from './journal-format.js';
 import { scanJournal } from './journal-scan.js';
@@ -46,7 +46,7 @@ function emitWarning(line: string): void {
 }
 
 function openError(path: string, doing: string, cause: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${describeError(cause)}`, { cause });
+  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
 }
 
 /** Syncs a directory, so a file created or renamed in it survives power loss. */
@@ -180,7 +180,7 @@ async function closeJournal(path: string, file: StorageFile, lock: HeldLock, wri
     await writer.drain();
     await writer.syncIfNeeded();
   } catch (error) {
-    throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${describeError(error)}`, { cause: error });
+    throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${errorMessageOf(error)}`, { cause: error });
   } finally {
     await file.close().catch(() => undefined);
     await lock.release();

@@ -65,7 +65,7 @@ export function errorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** A short description of a thrown value for messages and the log. */
-export function describeError(error: unknown): string {
+/** The message of a thrown value (an Error's message, anything else as text), for messages and notes. */
+export function errorMessageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
 import type { Pet } from '../../pet.js';
-import { describeError, errorCode } from './file-system.js';
+import { errorMessageOf, errorCode } from './file-system.js';
 import type { StorageFile } from './file-system.js';
 import { FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE } from './journal-format.js';
 import type { Durability, JournalStats } from './journal-types.js';
@@ -155,7 +155,7 @@ export class JournalWriter {
     if (this.#episode === undefined) {
       this.#episode = { firstSkippedId: firstId, lastSkippedId: lastId };
       this.#note(
-        `petstore: writing ${this.#options.path} at byte ${this.#end} failed (${errorCode(cause) ?? describeError(cause)}); `
+        `petstore: writing ${this.#options.path} at byte ${this.#end} failed (${errorCode(cause) ?? errorMessageOf(cause)}); `
         + 'creates answer 503 until writes work again, which the storage tries with each create and readiness check',
       );
     } else {
@@ -165,7 +165,7 @@ export class JournalWriter {
       // Best effort, so the rejected records do not come back on the next open; recovery cuts again.
       await this.#file.truncate(this.#end);
     } catch (error) {
-      this.#note(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${describeError(error)}); records of the failed batch may reappear if it is reopened before a recovery cuts them`);
+      this.#note(`petstore: cutting ${this.#options.path} back to byte ${this.#end} also failed (${errorMessageOf(error)}); records of the failed batch may reappear if it is reopened before a recovery cuts them`);
     }
     for (const record of waiting) record.reject(failure.createError);
   }

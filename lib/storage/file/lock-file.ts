@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PetstoreError } from '../../errors.js';
-import { describeError, errorCode } from './file-system.js';
+import { errorMessageOf, errorCode } from './file-system.js';
 import type { StorageFileSystem } from './file-system.js';
 
 /** A lock this process holds; release it exactly once. */
@@ -63,7 +63,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
   try {
     await fileSystem.writeNewFile(draft, `${process.pid}\n${token}\n`);
   } catch (error) {
-    throw lockError(`Cannot lock data file ${dataPath}: cannot write ${draft}: ${describeError(error)}`, error);
+    throw lockError(`Cannot lock data file ${dataPath}: cannot write ${draft}: ${errorMessageOf(error)}`, error);
   }
   try {
     for (let attempt = 1; ; attempt++) {
@@ -72,7 +72,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
         heldTokens.add(token);
         return { release: () => releaseLock(lockPath, token, fileSystem), problem: () => lockProblem(lockPath, dataPath, token, fileSystem) };
       } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw lockError(`Cannot lock data file ${dataPath}: cannot create ${lockPath}: ${describeError(error)}`, error);
+        if (errorCode(error) !== 'EEXIST') throw lockError(`Cannot lock data file ${dataPath}: cannot create ${lockPath}: ${errorMessageOf(error)}`, error);
       }
       let content: string;
       try {
@@ -80,7 +80,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       } catch (error) {
         // The owner released the lock between our link and our read: try again.
         if (errorCode(error) === 'ENOENT' && attempt < MAX_ATTEMPTS) continue;
-        throw lockError(`Cannot lock data file ${dataPath}: cannot read ${lockPath}: ${describeError(error)}`, error);
+        throw lockError(`Cannot lock data file ${dataPath}: cannot read ${lockPath}: ${errorMessageOf(error)}`, error);
       }
       const owner = parseOwner(content);
       const reason = staleReason(owner);
@@ -93,7 +93,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       try {
         await fileSystem.unlink(lockPath);
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot lock data file ${dataPath}: cannot remove the stale lock ${lockPath}: ${describeError(error)}`, error);
+        if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot lock data file ${dataPath}: cannot remove the stale lock ${lockPath}: ${errorMessageOf(error)}`, error);
       }
     }
   } finally {
@@ -108,7 +108,7 @@ async function releaseLock(lockPath: string, token: string, fileSystem: StorageF
     if (parseOwner(Buffer.from(await fileSystem.readFile(lockPath)).toString('utf8'))?.token !== token) return;
     await fileSystem.unlink(lockPath);
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${lockPath}: ${describeError(error)}`, error);
+    if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${lockPath}: ${errorMessageOf(error)}`, error);
   }
 }
 
@@ -118,7 +118,7 @@ async function lockProblem(lockPath: string, dataPath: string, token: string, fi
   try {
     content = Buffer.from(await fileSystem.readFile(lockPath)).toString('utf8');
   } catch (error) {
-    const what = errorCode(error) === 'ENOENT' ? 'was removed' : `cannot be read (${describeError(error)})`;
+    const what = errorCode(error) === 'ENOENT' ? 'was removed' : `cannot be read (${errorMessageOf(error)})`;
     return `The single-writer lock ${lockPath} of data file ${dataPath} ${what}, so another process may open the file and write to it too. `
       + 'Stop any other server on this data file, then restart this one: it takes the lock again on open.';
   }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { PetstoreError } from '../../errors.js';
-import { describeError, nodeFileSystem } from './file-system.js';
+import { errorMessageOf, nodeFileSystem } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { LOCK_SUFFIX, openJournal, syncDirectory } from './file-storage.js';
 import { encodeReserveRecord } from './journal-format.js';
@@ -34,7 +34,7 @@ export interface RepairReport {
 }
 
 function repairError(path: string, doing: string, cause: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Cannot repair data file ${path}: ${doing} failed: ${describeError(cause)}`, { cause });
+  return new PetstoreError('unavailable', `Cannot repair data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
 }
 
 /** A backup name that sorts by time and does not exist yet (the copy refuses to overwrite). */

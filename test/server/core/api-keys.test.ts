@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFetchHandler } from '../../../server/fetch/index.js';
-import { createRequestCore, NO_BODY } from '../../../server/core/index.js';
 import type { LogEntry } from '../../../server/core/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
@@ -79,16 +78,5 @@ describe('keys that change while the core serves', () => {
   test('createFetchHandler() refuses an apiKeys function whose first list is unusable, naming itself', () => {
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: () => [] }), /^TypeError: createFetchHandler: `apiKeys` must list at least one key$/);
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: ['a b'] }), /^TypeError: createFetchHandler: every API key must be/);
-  });
-
-  test('RequestCore.setApiKeys() puts keys in force for the next request and refuses an unusable list, keeping the old keys', async () => {
-    const core = createRequestCore({ store: createPetstore(), apiKeys: () => [OLD_KEY] });
-    const status = async (key: string): Promise<number> => (await core.handle({ method: 'GET', target: '/v1/pets', headers: bearer(key), body: NO_BODY })).status;
-    core.setApiKeys([NEW_KEY], 'setApiKeys');
-    assert.deepEqual([await status(OLD_KEY), await status(NEW_KEY)], [401, 200], 'the new list replaces the function too');
-    for (const unusable of [[], [''], ['a\tb'], 'key'] as unknown as readonly string[][]) {
-      assert.throws(() => core.setApiKeys(unusable, 'setApiKeys'), /^TypeError: setApiKeys: /);
-    }
-    assert.deepEqual([await status(OLD_KEY), await status(NEW_KEY)], [401, 200]);
   });
 });

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createRequestCore, NO_BODY, newRequestId, requestIdOf } from '../../../server/core/index.js';
-import type { CoreRequest, CoreResponse } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { createRequestCore } from '../../../server/core/core.js';
+import { NO_BODY } from '../../../server/core/request.js';
+import type { CoreRequest } from '../../../server/core/request.js';
+import { newRequestId, requestIdOf } from '../../../server/core/request-id.js';
+import type { CoreResponse } from '../../../server/core/response.js';
+import { createServerRoutes } from '../../../server/node/server-routes.js';
 
 /** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
@@ -80,7 +84,7 @@ describe('request ids', () => {
   test('createRequestCore() names the operation that answered, or none before one was reached', async () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
-    const core = createRequestCore({ store, apiKeys: [API_KEY], serverRoutes: { isClosing: () => false } });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], extraRoutes: createServerRoutes({ store, basePath: '/v1', isClosing: () => false }, 'test') });
     const cases: [CoreRequest, string | undefined][] = [
       [request('GET', '/v1/pets', AUTH), 'listPets'],
       [request('GET', '/v1/pets?limit=x', AUTH), 'listPets'],
