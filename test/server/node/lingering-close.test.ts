@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { LINGER_BYTES } from '../../../server/node/lingering-close.js';
+import { discardIncoming, isDiscarding, LINGER_BYTES, lingerAndClose } from '../../../server/node/lingering-close.js';
 import { API_KEY, parseRawResponses, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
 
@@ -167,5 +168,50 @@ describe('a 408 for a body that stops coming', () => {
     assert.equal(response?.status, 408);
     assert.equal(JSON.parse(response.body).code, 'request_timeout');
     assert.deepEqual(await server.store.listPets(), []);
+  });
+});
+
+/** A connection without a socket under it: what is pushed into it arrives, what is written goes nowhere. */
+function fakeConnection(): Duplex {
+  return new Duplex({
+    read() {},
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
+}
+
+describe('discardIncoming() and lingerAndClose() on any duplex stream', () => {
+  test('discardIncoming() drops what arrives, stops reading past LINGER_BYTES before the answer is out, and lingerAndClose() then cuts at once', async () => {
+    const connection = fakeConnection();
+    const parsed: Buffer[] = [];
+    connection.on('data', (chunk: Buffer) => parsed.push(chunk));
+    discardIncoming(connection);
+    discardIncoming(connection);
+    assert.equal(isDiscarding(connection), true);
+    connection.push(Buffer.alloc(1_024));
+    await new Promise((resume) => setImmediate(resume));
+    assert.deepEqual(parsed, [], 'the listener that parsed is gone');
+    assert.equal(connection.isPaused(), false);
+    connection.push(Buffer.alloc(LINGER_BYTES));
+    await new Promise((resume) => setImmediate(resume));
+    assert.equal(connection.isPaused(), true, 'reading stops while the answer is not out');
+    assert.equal(connection.destroyed, false, 'the answer still goes out');
+    lingerAndClose(connection);
+    assert.equal(connection.destroyed, true);
+  });
+
+  test('lingerAndClose() ends the sending side, reads on, and cuts a connection that passes LINGER_BYTES while it lingers', async () => {
+    const connection = fakeConnection();
+    lingerAndClose(connection);
+    lingerAndClose(connection);
+    assert.equal(connection.writableEnded, true);
+    assert.equal(connection.destroyed, false);
+    connection.push(Buffer.alloc(LINGER_BYTES));
+    await new Promise((resume) => setImmediate(resume));
+    assert.equal(connection.destroyed, false, 'LINGER_BYTES are read and dropped');
+    connection.push(Buffer.alloc(1));
+    await new Promise((resume) => setImmediate(resume));
+    assert.equal(connection.destroyed, true);
   });
 });
