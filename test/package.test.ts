@@ -108,8 +108,10 @@ describe('the packed package, installed as the README says', () => {
       }
       // The one sample that prints nothing it states is the server, which runs until SIGTERM.
       assert.ok(block.includes(README_PORT), block);
+      const apiKey = /apiKeys: \['([^']+)'\]/.exec(block)?.[1];
+      assert.ok(apiKey !== undefined, block);
       await writeFile(join(consumer, 'sample.ts'), block.replace(README_PORT, 'port: 0'));
-      await runServerSample(consumer);
+      await runServerSample(consumer, apiKey);
     }
   });
 
@@ -191,7 +193,7 @@ describe('the packed package, installed as the README says', () => {
   test('the packed server starts with plain node on PORT=0 and answers an authenticated request', async () => {
     const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'cli', 'main.js')], {
       cwd: consumer,
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key' },
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key-0123456' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
@@ -205,7 +207,7 @@ describe('the packed package, installed as the README says', () => {
         });
         exited.then((code) => fail(new Error(`the packed server exited with ${code} before listening`)));
       });
-      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer packed-key', 'content-type': 'application/json' }, body: '{"name":"Packed","categoryId":1}' });
+      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer packed-key-0123456', 'content-type': 'application/json' }, body: '{"name":"Packed","categoryId":1}' });
       assert.equal(created.status, 201);
       assert.deepEqual(await created.json(), { id: 1, name: 'Packed', categoryId: 1 });
       assert.equal((await fetch(`${url}/pets`)).status, 401);
@@ -216,8 +218,8 @@ describe('the packed package, installed as the README says', () => {
   });
 });
 
-/** Runs the README's server sample with tsx: it says where it listens, answers with the README's key, and stops on SIGTERM with status 0. */
-async function runServerSample(consumer: string): Promise<void> {
+/** Runs the README's server sample with tsx: it says where it listens, answers with the sample's key, and stops on SIGTERM with status 0. */
+async function runServerSample(consumer: string, apiKey: string): Promise<void> {
   // tsx relays the signals it gets to the node process that runs the sample, so SIGTERM goes to tsx alone (the sample stops on the first).
   const child = spawn(TSX, ['sample.ts'], { cwd: consumer, env: consumerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
@@ -234,7 +236,7 @@ async function runServerSample(consumer: string): Promise<void> {
       });
       void exited.then((code) => fail(new Error(`the server sample exited with ${code} before listening: ${output}`)));
     });
-    const answer = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer secret-key' } });
+    const answer = await fetch(`${url}/pets`, { headers: { authorization: `Bearer ${apiKey}` } });
     assert.equal(answer.status, 200);
     assert.deepEqual(await answer.json(), []);
   } finally {
