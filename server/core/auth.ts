@@ -15,8 +15,15 @@ export const INVALID_TOKEN_HEADERS: readonly string[] = ['WWW-Authenticate', `Be
 /** How many accepted header values are remembered; past it the memory is emptied and refilled. */
 const VERDICT_CACHE_SIZE = 256;
 
-/** The outcome of checking a request's `Authorization` header. */
-export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
+/**
+ * Longest bearer token (and API key) accepted, in characters (decided; RFC 6750 sets no bound): far
+ * above any generated key, and a longer token is refused before it is hashed, so a 16 KB guess costs
+ * no more than a short one.
+ */
+export const MAX_TOKEN_LENGTH = 4096;
+
+/** The outcome of checking a request's `Authorization` header; `oversized` is a token longer than MAX_TOKEN_LENGTH, never hashed. */
+export type AuthVerdict = 'accepted' | 'missing' | 'invalid' | 'oversized';
 
 /** Why a list of keys cannot be used, or undefined when it can; the reason never quotes a key. */
 export function apiKeysProblem(apiKeys: unknown): string | undefined {
@@ -26,6 +33,7 @@ export function apiKeysProblem(apiKeys: unknown): string | undefined {
     if (typeof key !== 'string' || key.length === 0 || /[\s\u0000-\u001f\u007f]/.test(key)) {
       return 'every API key must be a non-empty string without white space or control characters';
     }
+    if (key.length > MAX_TOKEN_LENGTH) return `every API key must be at most ${MAX_TOKEN_LENGTH} characters long`;
   }
   return undefined;
 }
@@ -34,6 +42,15 @@ export function apiKeysProblem(apiKeys: unknown): string | undefined {
 export function checkApiKeys(caller: string, apiKeys: unknown): asserts apiKeys is readonly string[] {
   const problem = apiKeysProblem(apiKeys);
   if (problem !== undefined) throw new TypeError(`${caller}: ${problem}`);
+}
+
+/** The text of `value` from `start` without leading and trailing spaces, in one linear pass (an anchored regex backtracks quadratically over a long run of spaces). */
+function trimSpaces(value: string, start: number): string {
+  let first = start;
+  let end = value.length;
+  while (first < end && value.charCodeAt(first) === 32) first++;
+  while (end > first && value.charCodeAt(end - 1) === 32) end--;
+  return value.slice(first, end);
 }
 
 /**
@@ -56,8 +73,9 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
     if (accepted.has(authorization)) return 'accepted';
     // RFC 9110 §11.1: the scheme name is case-insensitive; RFC 6750 §2.1: one or more spaces follow it.
     if (authorization.length < 7 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return 'missing';
-    const token = authorization.slice(7).replace(/^ +| +$/g, '');
+    const token = trimSpaces(authorization, 7);
     if (token.length === 0) return 'missing';
+    if (token.length > MAX_TOKEN_LENGTH) return 'oversized';
     const tokenDigest = sha256(token);
     let isKnownKey = false;
     for (const keyDigest of keyDigests) {
@@ -72,13 +90,16 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 
 /** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
 export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreError {
-  return verdict === 'missing'
-    ? new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS })
-    : new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+  if (verdict === 'missing') return new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
+  if (verdict === 'oversized') {
+    return new PetstoreError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
+  }
+  return new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
 }
 
-/** The two 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
+/** The 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
 export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, BareResponse>> = {
   missing: errorResponse(authError('missing'), { logError: () => undefined }),
   invalid: errorResponse(authError('invalid'), { logError: () => undefined }),
+  oversized: errorResponse(authError('oversized'), { logError: () => undefined }),
 };
