@@ -56,6 +56,23 @@ export interface Capacity {
   maxBytes?: number;
 }
 
+/** Which bound of a capacity was passed. */
+export type CapacityBound = keyof Capacity;
+
+/** A 507 `insufficient_storage`: a create, or a data file on open, passed a bound of the capacity, which it names for the operator. */
+export class CapacityError extends PetstoreError {
+  readonly bound: CapacityBound;
+  /** For a data file refused on open by `maxBytes`: the heap bytes its pets need (at least), as the message says. */
+  readonly neededBytes: number | undefined;
+
+  constructor(bound: CapacityBound, message: string, neededBytes?: number) {
+    super('insufficient_storage', message);
+    this.name = 'CapacityError';
+    this.bound = bound;
+    this.neededBytes = neededBytes;
+  }
+}
+
 /** Why a capacity cannot be used, or undefined when it can. */
 export function capacityProblem(capacity: Capacity): string | undefined {
   for (const name of ['maxPets', 'maxBytes'] as const) {
@@ -74,17 +91,17 @@ export function megabytes(bytes: number): string {
 const EMPTY: StorageUsage = { pets: 0, bytes: 0 };
 
 /** The 507 of a create past the capacity [RFC 4918 §11.5]; reads go on. */
-function storeFull(reason: string): PetstoreError {
-  return new PetstoreError('insufficient_storage', `Cannot create pet: the store is full: ${reason}. Reads still work; the operator can raise the capacity`);
+function storeFull(bound: CapacityBound, reason: string): CapacityError {
+  return new CapacityError(bound, `Cannot create pet: the store is full: ${reason}. Reads still work; the operator can raise the capacity`);
 }
 
 /** The 507 `insufficient_storage` refusing one more pet of `bytes` heap bytes in a store using `used` of `capacity`, or undefined when it fits. */
-export function overflowError(capacity: Capacity, used: StorageUsage, bytes: number): PetstoreError | undefined {
+export function overflowError(capacity: Capacity, used: StorageUsage, bytes: number): CapacityError | undefined {
   if (capacity.maxPets !== undefined && used.pets >= capacity.maxPets) {
-    return storeFull(`it holds ${used.pets.toLocaleString('en-US')} pets, its capacity (\`maxPets\`, the server's --max-pets)`);
+    return storeFull('maxPets', `it holds ${used.pets.toLocaleString('en-US')} pets, its capacity (\`maxPets\`, the server's --max-pets)`);
   }
   if (capacity.maxBytes !== undefined && used.bytes + bytes > capacity.maxBytes) {
-    return storeFull(`its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`maxBytes\`, a share of the server's heap)`);
+    return storeFull('maxBytes', `its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`maxBytes\`, a share of the server's heap)`);
   }
   return undefined;
 }

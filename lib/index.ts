@@ -6,8 +6,8 @@ export type { ErrorBody, ErrorCode, ErrorDetail, HeaderList, PetstoreErrorOption
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
 export { PetIndex } from './storage/memory/pet-index.js';
 export { createPetstore } from './petstore.js';
-export { petHeapBytes, WORST_CASE_PET_HEAP_BYTES } from './capacity.js';
-export type { Capacity, StorageUsage } from './capacity.js';
+export { CapacityError, petHeapBytes, WORST_CASE_PET_HEAP_BYTES } from './capacity.js';
+export type { Capacity, CapacityBound, StorageUsage } from './capacity.js';
 export type { Petstore, PetstoreOptions } from './petstore.js';
 export { seedPets } from './seed.js';
 export type { SeedReport } from './seed.js';

@@ -135,6 +135,7 @@ describe('cli/main.ts', () => {
       [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--data', '/tmp/x.journal'], /--data and PETSTORE_DATABASE_URL are both set: choose one storage/],
       [{ PETSTORE_DURABILITY: 'write' }, [], /PETSTORE_DURABILITY applies only with a data file \(--data or PETSTORE_DATA\)/],
       [{ PETSTORE_API_KEYS: 'k' }, ['--api-keys-file', keyFile], /PETSTORE_API_KEYS and --api-keys-file are both set: choose one/],
+      [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--max-pets', '10'], /--max-pets bounds the pets kept in memory \(in memory or with --data\); PostgreSQL \(PETSTORE_DATABASE_URL\) keeps them in the database/],
       [{}, ['repair'], /repair needs --data \(or PETSTORE_DATA\)/],
       [{}, ['--repair'], /repair needs --data \(or PETSTORE_DATA\)/],
     ];
@@ -144,6 +145,35 @@ describe('cli/main.ts', () => {
         assert.equal(code, 2, JSON.stringify([env, args]));
         assert.match(stderr, message);
         assert.ok(!stderr.includes('file-key'));
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('main refuses a --data file with more pets than --max-pets in one line with exit code 2, and with room answers a create past it with 507', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-main-capacity-'));
+    const path = join(directory, 'pets.journal');
+    const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
+    try {
+      const first = spawnServer({ PETSTORE_API_KEYS: 'k' }, ['--data', path, '--durability', 'write']);
+      await first.ready;
+      for (const name of ['Rex', 'Tom', 'Kit']) assert.equal((await call(first, 'POST', '/v1/pets', { headers, body: JSON.stringify({ name, categoryId: 1 }) })).status, 201);
+      first.child.kill('SIGTERM');
+      assert.equal(await first.exited, 0);
+      const refused = await runMain({ PETSTORE_API_KEYS: 'k', PETSTORE_MAX_PETS: '2', PETSTORE_LOG_LEVEL: 'warn' }, ['--data', path]);
+      assert.equal(refused.code, 2);
+      assert.equal(refused.stderr, `petstore-reference: Cannot open data file ${path}: it holds more than 2 pets, the capacity (\`capacity.maxPets\`); raise --max-pets (PETSTORE_MAX_PETS)\n`);
+      const full = spawnServer({ PETSTORE_API_KEYS: 'k' }, ['--data', path, '--max-pets', '3']);
+      await full.ready;
+      try {
+        const create = await call(full, 'POST', '/v1/pets', { headers, body: '{"name":"Max","categoryId":1}' });
+        assert.equal(create.status, 507);
+        assert.equal((create.json as { code: string }).code, 'insufficient_storage');
+        assert.equal((await call(full, 'GET', '/v1/pets', { headers: { authorization: 'Bearer k' } })).status, 200);
+      } finally {
+        full.child.kill('SIGTERM');
+        await full.exited;
       }
     } finally {
       await rm(directory, { recursive: true, force: true });

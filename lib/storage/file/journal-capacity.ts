@@ -1,6 +1,5 @@
-import { megabytes } from '../../capacity.js';
+import { CapacityError, megabytes } from '../../capacity.js';
 import type { Capacity } from '../../capacity.js';
-import { PetstoreError } from '../../errors.js';
 import type { Pet } from '../../pet.js';
 import type { PetIndex } from '../memory/pet-index.js';
 import { FRAME_HEADER_SIZE, HEADER_SIZE } from './journal-format.js';
@@ -20,10 +19,11 @@ class CapacityReached extends Error {}
 export function refuseOversizedJournal(path: string, size: number, capacity: Capacity | undefined): void {
   const leastBytes = Math.floor((size - HEADER_SIZE) / 2);
   if (capacity?.maxBytes === undefined || leastBytes <= capacity.maxBytes) return;
-  throw new PetstoreError(
-    'insufficient_storage',
+  throw new CapacityError(
+    'maxBytes',
     `Cannot open data file ${path}: its ${size.toLocaleString('en-US')} bytes hold pets that need at least ${megabytes(leastBytes)} of memory, `
       + `more than the ${megabytes(capacity.maxBytes)} set aside for pets (\`capacity.maxBytes\`)`,
+    leastBytes,
   );
 }
 
@@ -43,21 +43,22 @@ export function appendWithin(index: PetIndex, capacity: Capacity | undefined): (
  * The refusal of a journal whose replay passed the capacity, with the memory the whole file needs,
  * projected from the bytes its pets read so far took; undefined for any other error of the replay.
  */
-export function capacityRefusal(error: unknown, path: string, size: number, index: PetIndex, capacity: Capacity | undefined): PetstoreError | undefined {
+export function capacityRefusal(error: unknown, path: string, size: number, index: PetIndex, capacity: Capacity | undefined): CapacityError | undefined {
   if (!(error instanceof CapacityReached) || capacity === undefined) return undefined;
   const usage = index.usage();
   if (capacity.maxPets !== undefined && usage.pets > capacity.maxPets) {
-    return new PetstoreError(
-      'insufficient_storage',
+    return new CapacityError(
+      'maxPets',
       `Cannot open data file ${path}: it holds more than ${capacity.maxPets.toLocaleString('en-US')} pets, the capacity (\`capacity.maxPets\`)`,
     );
   }
   let read = HEADER_SIZE;
   for (const pet of index.list({ status: undefined, after: 0, limit: usage.pets })) read += PET_RECORD_OVERHEAD + Buffer.byteLength(pet.name, 'utf8');
   const needed = Math.ceil(usage.bytes * ((size - HEADER_SIZE) / (read - HEADER_SIZE)));
-  return new PetstoreError(
-    'insufficient_storage',
+  return new CapacityError(
+    'maxBytes',
     `Cannot open data file ${path}: its pets need about ${megabytes(needed)} of memory (the first ${usage.pets.toLocaleString('en-US')}, `
       + `in ${Math.round((100 * read) / size)}% of the file, take ${megabytes(usage.bytes)}), more than the ${megabytes(capacity.maxBytes ?? 0)} set aside for pets (\`capacity.maxBytes\`)`,
+    needed,
   );
 }
