@@ -6,7 +6,7 @@ export type { ErrorBody, ErrorCode, ErrorDetail, HeaderList, PetstoreErrorOption
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
 export { PetIndex } from './storage/memory/pet-index.js';
 export { createPetstore } from './petstore.js';
-export { CapacityError, petHeapBytes, WORST_CASE_PET_HEAP_BYTES } from './capacity.js';
+export { CapacityError, petHeapBytes, stringHeapBytes, WORST_CASE_PET_HEAP_BYTES } from './capacity.js';
 export type { Capacity, CapacityBound, StorageUsage } from './capacity.js';
 export type { Petstore, PetstoreOptions } from './petstore.js';
 export { seedPets } from './seed.js';
