@@ -87,12 +87,12 @@ describe('createAuthenticator()', () => {
     assert.equal(createAuthenticator(['k'.repeat(MAX_TOKEN_LENGTH)])(`Bearer ${'k'.repeat(MAX_TOKEN_LENGTH)}`), 'accepted');
   });
 
-  test('createAuthenticator() answers `oversized` for a token past MAX_TOKEN_LENGTH, before hashing it, and trims long runs of spaces in linear time', () => {
+  test('createAuthenticator() answers `oversized` for a token past MAX_TOKEN_LENGTH, before hashing it, however many spaces surround it', () => {
     const authenticate = createAuthenticator(['key-1']);
     assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH + 1)}`), 'oversized');
     assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH)}`), 'invalid');
-    assert.equal(authenticate(`Bearer  ${' '.repeat(10_000)}key-1${' '.repeat(10_000)}`), 'accepted');
-    assert.equal(authenticate(`Bearer ${' '.repeat(16_000)}x`), 'invalid');
+    assert.equal(authenticate(`Bearer ${' '.repeat(30)}key-1${' '.repeat(30)}`), 'accepted');
+    assert.equal(authenticate(`Bearer ${' '.repeat(16_000)}key-1`), 'oversized');
   });
 
   test('createAuthenticator() keeps working past its memory of accepted headers', () => {
