@@ -56,6 +56,13 @@ describe('createPetstore() with a capacity', () => {
     assert.equal((await store.listPets()).length, 2);
   });
 
+  test('createPet() past `capacity.maxBytes` names large budgets in whole MiB', async () => {
+    const memory = createMemoryStorage();
+    const storage: PetStorage = { ...memory, usage: () => ({ pets: 1, bytes: 300 * 1_048_576 }) };
+    const store = createPetstore({ storage, capacity: { maxBytes: 300 * 1_048_576 } });
+    await rejection(() => store.createPet({ name: 'Rex', categoryId: 1 }), 'insufficient_storage', /its pets take 300 MiB of the 300 MiB of memory set aside for them/);
+  });
+
   test('createPet() counts creates under way, so concurrent creates cannot pass the capacity', async () => {
     const memory = createMemoryStorage();
     const slow: PetStorage = {
