@@ -27,7 +27,7 @@ export interface PetPage {
 /** The spec's three operations, shared by the in-process store and the HTTP client. */
 export interface PetstoreApi {
   listPets(query?: ListPetsQuery): Promise<Pet[]>;
-  createPet(input: unknown): Promise<Pet>;
+  createPet(input: NewPet): Promise<Pet>;
   getPet(id: number): Promise<Pet>;
 }
 
@@ -44,7 +44,7 @@ export interface PetstoreOptions {
 
 /** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
 export interface Petstore extends PetstoreApi {
-  /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
+  /** `listPets` plus the effective query and that of the following page; `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
   /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
   checkReady(): Promise<void>;
@@ -94,8 +94,8 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
-async function createPet(storage: PetStorage, input: unknown): Promise<Pet> {
+/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id. */
+async function createPet(storage: PetStorage, input: NewPet): Promise<Pet> {
   const pet: NewPet = validateNewPet(input);
   return sealed(checkAssignedId(await storage.insert(pet)));
 }

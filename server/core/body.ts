@@ -27,9 +27,6 @@ export const JSON_MEDIA_TYPE = 'application/json';
 /** Headers sent with a 415, telling the client what to send instead: the media type and the content coding [RFC 9110 §15.5.16, §12.5.3]. */
 export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post', JSON_MEDIA_TYPE, 'Accept-Encoding', 'identity'];
 
-/** Headers sent with a 413: the rest of the body is not read, so the connection cannot be reused. */
-export const PAYLOAD_TOO_LARGE_HEADERS: readonly string[] = ['Connection', 'close'];
-
 /** What reading a JSON body needs to know. */
 export interface JsonBodyOptions {
   /** Largest body accepted, in bytes. */
@@ -51,7 +48,7 @@ function unsupported(message: string): PetstoreError {
 }
 
 function tooLarge(options: JsonBodyOptions): PetstoreError {
-  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`, { headers: PAYLOAD_TOO_LARGE_HEADERS });
+  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`);
 }
 
 /**
@@ -79,11 +76,7 @@ export function checkJsonBodyHead(headers: RequestHeaders, options: JsonBodyOpti
 }
 
 function tooFragmented(options: JsonBodyOptions, pieces: number): PetstoreError {
-  return new PetstoreError(
-    'payload_too_large',
-    `${options.action}: the body arrived in more than ${pieces} pieces; send it with a \`Content-Length\`, or in fewer, larger chunks`,
-    { headers: PAYLOAD_TOO_LARGE_HEADERS },
-  );
+  return new PetstoreError('payload_too_large', `${options.action}: the body arrived in more than ${pieces} pieces; send it with a \`Content-Length\`, or in fewer, larger chunks`);
 }
 
 /**
@@ -121,7 +114,7 @@ export async function readBody(body: RequestBody, options: JsonBodyOptions): Pro
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes strict UTF-8 and parses JSON; an empty body, bad UTF-8 and bad JSON are each a 400 `invalid_json`. */
-export function parseJson(bytes: Uint8Array, action: string): unknown {
+export function decodeJsonBody(bytes: Uint8Array, action: string): unknown {
   if (bytes.length === 0) throw new PetstoreError('invalid_json', `${action}: the body is empty; send a JSON object`);
   let text: string;
   try {
@@ -143,5 +136,5 @@ export function parseJson(bytes: Uint8Array, action: string): unknown {
  */
 export async function readJsonBody(request: { headers: RequestHeaders; body: RequestBody }, options: JsonBodyOptions): Promise<unknown> {
   checkJsonBodyHead(request.headers, options);
-  return parseJson(await readBody(request.body, options), options.action);
+  return decodeJsonBody(await readBody(request.body, options), options.action);
 }

@@ -2,7 +2,8 @@ import type { HeaderList } from '../../lib/index.js';
 import { headerOf } from './request.js';
 import type { RequestHeaders } from './request.js';
 import type { BareResponse } from './response.js';
-import { sha256Base64 } from './sha256.js';
+import { base64UrlOf } from './base64.js';
+import { sha256 } from './sha256.js';
 
 /** A text served as it is, with a validator: its bytes, encoded once, and the headers of its 200. */
 export interface Representation {
@@ -20,7 +21,7 @@ const REVALIDATE = 'no-cache';
 
 /** A strong entity tag for a text: the base64url SHA-256 of its UTF-8 bytes, quoted [RFC 9110 §8.8.3]. */
 export function entityTagOf(text: string): string {
-  return `"${sha256Base64(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+  return `"${base64UrlOf(sha256(text))}"`;
 }
 
 /**
@@ -52,12 +53,11 @@ export function createRepresentation(text: string, contentType: string, headers:
 
 /**
  * The answer to a GET or HEAD of a representation: 304 without a body when the request's
- * `If-None-Match` matches [RFC 9110 §13.2.2: evaluated for GET and HEAD], otherwise 200 (without
- * the body for HEAD [RFC 9110 §9.3.2]).
+ * `If-None-Match` matches [RFC 9110 §13.2.2: evaluated for GET and HEAD], otherwise 200.
  */
-export function representationResponse(representation: Representation, requestHeaders: RequestHeaders, isHead: boolean): BareResponse {
+export function representationResponse(representation: Representation, requestHeaders: RequestHeaders): BareResponse {
   if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), representation.entityTag)) {
     return { status: 304, headers: representation.notModifiedHeaders, body: '' };
   }
-  return { status: 200, headers: representation.headers, body: isHead ? '' : representation.bytes };
+  return { status: 200, headers: representation.headers, body: representation.bytes };
 }

@@ -1,4 +1,4 @@
-import { stringHeapBytes } from '../../lib/index.js';
+import { stringHeapBytes } from '../../lib/capacity.js';
 import type { Pet } from '../../lib/index.js';
 
 /** Default number of serialised pets kept. */

@@ -22,13 +22,13 @@ const DESCRIPTION = `The Petstore interface [spec 1–9]: list, add and fetch an
 
 Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
 
-Every answer, errors and 401s included, carries \`X-Request-Id\`: the request's own when it sent one of 1 to 128 visible ASCII characters, otherwise a new one; the server's log lines about the request carry it too.
+Every answer, errors and 401s included, carries \`X-Request-Id\`: the request's own when it sent one of 1 to 64 letters, digits and \`. _ : -\` that is not its bearer token, otherwise a new one; the server's log lines about the request carry it too.
 
 Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is, with the same headers and no body (the \`…Head\` operations).`;
 
 /** The header every answer carries, errors and 401s included, and the connection layer's answers too. */
 const REQUEST_ID_HEADER: OpenApiHeader = {
-  description: 'The id of the request: the one it sent in `X-Request-Id` when that is 1 to 128 visible ASCII characters, otherwise a new one. The server\'s log lines about the request carry it.',
+  description: 'The id of the request: the one it sent in `X-Request-Id` when that is 1 to 64 letters, digits and `. _ : -` and not its bearer token, otherwise a new one. The server\'s log lines about the request carry it.',
   required: true,
   schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
   examples: REQUEST_ID_EXAMPLES,

@@ -113,7 +113,7 @@ export const REQUEST_ID_EXAMPLES: HeaderExamples = {
 
 /** The `Allow` value of an interface path. */
 function allowOf(path: string): string {
-  const route = ROUTES.find((candidate) => candidate.scope === 'api' && candidate.path === path);
+  const route = ROUTES.find((candidate) => candidate.path === path);
   if (route === undefined) throw new TypeError(`createOpenApiDocument: no route has the path ${path}`);
   return allowedMethods(route);
 }

@@ -32,6 +32,25 @@ export interface OperationDefinition {
   unchanged?: { status: number; response: OpenApiResponse };
 }
 
+/** Options of jsonSuccess. */
+interface JsonSuccessOptions {
+  description: string;
+  /** The name of the body's schema among the document's components. */
+  schema: Parameters<typeof schemaRef>[0];
+  examples: Examples;
+  /** The headers the success adds. */
+  headers?: Record<string, OpenApiHeader>;
+}
+
+/** A success whose body is JSON of a named schema, with its examples [spec 1: bodies are JSON]. */
+function jsonSuccess(status: number, options: JsonSuccessOptions): OperationDefinition['success'] {
+  const content = { 'application/json': { schema: schemaRef(options.schema), examples: options.examples } };
+  // The headers before the content, as the document has always listed them.
+  const { description, headers } = options;
+  const response: OpenApiResponse = headers === undefined ? { description, content } : { description, headers, content };
+  return { status, response };
+}
+
 /** What the operations depend on: where the API is mounted and how large a body may be. */
 export interface OperationContext {
   basePath: string;
@@ -69,14 +88,6 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   method_not_allowed: {
     Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' }, examples: allowExamples('/pets', 'deletePets') },
   },
-  payload_too_large: {
-    Connection: {
-      description: 'The rest of the body is not read, so the connection is closed.',
-      required: true,
-      schema: { type: 'string', const: 'close' },
-      examples: fixedHeaderExamples('close', 'The connection ends with this answer', 'close'),
-    },
-  },
   unsupported_media_type: {
     'Accept-Post': {
       description: 'The media type to send instead (RFC 9110 §15.5.16).',
@@ -94,7 +105,7 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
 };
 
 /** The routes of the interface (neither the standalone server's own nor the reference page are part of it), in the order the document lists them. */
-export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.scope === 'api' && route.isDescribed !== false);
+export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.isDescribed !== false);
 
 /** The OpenAPI methods of a route: its operations', HEAD wherever GET is [RFC 9110 §9.3.2], and OPTIONS. */
 export function methodsOf(route: Route): OpenApiMethod[] {
@@ -203,21 +214,19 @@ function listPets(basePath: string): OperationDefinition {
         },
       ],
     },
-    success: {
-      status: 200,
-      response: {
-        description: 'A page of animals [spec 4.1].',
-        headers: {
-          Link: {
-            description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
-            required: false,
-            schema: { type: 'string', pattern: 'rel="next"$' },
-            examples: examples.links,
-          },
+    success: jsonSuccess(200, {
+      description: 'A page of animals [spec 4.1].',
+      headers: {
+        Link: {
+          description: `Present only when more animals match (RFC 8288): \`<${basePath}/pets?limit=N&after=LAST_ID[&status=S]>; rel="next"\`, N being the effective limit.`,
+          required: false,
+          schema: { type: 'string', pattern: 'rel="next"$' },
+          examples: examples.links,
         },
-        content: { 'application/json': { schema: schemaRef('Pets'), examples: examples.success } },
       },
-    },
+      schema: 'Pets',
+      examples: examples.success,
+    }),
     errors: [
       MISSING_HOST,
       { code: 'invalid_parameter', when: '`limit`, `status` or `after` is malformed, empty, repeated, or `after` is beyond ±(2^53 − 1).', examples: examples.rejected },
@@ -245,21 +254,19 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
         content: { 'application/json': { schema: schemaRef('NewPet'), examples: examples.requestBody } },
       },
     },
-    success: {
-      status: 201,
-      response: {
-        description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
-        headers: {
-          Location: {
-            description: `Where the new animal is: \`${basePath}/pets/{id}\`.`,
-            required: true,
-            schema: { type: 'string', format: 'uri-reference' },
-            examples: examples.locations,
-          },
+    success: jsonSuccess(201, {
+      description: 'The animal was added; the body is the Pet with its assigned `id` [spec 4.2].',
+      headers: {
+        Location: {
+          description: `Where the new animal is: \`${basePath}/pets/{id}\`.`,
+          required: true,
+          schema: { type: 'string', format: 'uri-reference' },
+          examples: examples.locations,
         },
-        content: { 'application/json': { schema: schemaRef('Pet'), examples: examples.success } },
       },
-    },
+      schema: 'Pet',
+      examples: examples.success,
+    }),
     errors: [
       MISSING_HOST,
       { code: 'invalid_json', when: 'The body is empty, not UTF-8, or not JSON.', examples: examples.invalidJson },
@@ -299,7 +306,7 @@ function getPet(basePath: string): OperationDefinition {
       description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD (\`getPetHead\`) answers the same headers without a body.`,
       deprecated: true,
     },
-    success: { status: 200, response: { description: 'The animal [spec 4.3].', content: { 'application/json': { schema: schemaRef('Pet'), examples: examples.success } } } },
+    success: jsonSuccess(200, { description: 'The animal [spec 4.3].', schema: 'Pet', examples: examples.success }),
     errors: [
       MISSING_HOST,
       { code: 'invalid_parameter', when: '`petId` is not a decimal integer.', examples: examples.rejected },

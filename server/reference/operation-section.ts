@@ -1,10 +1,15 @@
-import type { OpenApiDocument, OpenApiHeader, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/index.js';
+import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
 import { escapeHtml, inlineHtml, jsonBlock, paragraphsHtml } from './html.js';
 import { componentNameOf, constraintsHtml, exampleOf, examplesOf, resolveSchema } from './schema-text.js';
 import type { DocumentExample } from './schema-text.js';
 import { statusLine } from './status-reasons.js';
+import type { OpenApiHeader } from '../openapi/types.js';
+import type { OpenApiMediaType } from '../openapi/types.js';
+import type { OpenApiOperation } from '../openapi/types.js';
+import type { OpenApiParameter } from '../openapi/types.js';
+import type { OpenApiResponse } from '../openapi/types.js';
 
 /** One operation as the page shows it: where it is, what the document says of it, and the decisions about it. */
 export interface OperationView {

@@ -1,5 +1,7 @@
-import type { JsonSchema, JsonValue, OpenApiDocument } from '../openapi/index.js';
+import type { OpenApiDocument } from '../openapi/index.js';
 import { escapeHtml } from './html.js';
+import type { JsonSchema } from '../openapi/types.js';
+import type { JsonValue } from '../openapi/types.js';
 
 const COMPONENT_PREFIX = '#/components/schemas/';
 

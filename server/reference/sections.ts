@@ -1,10 +1,11 @@
 import { ERROR_CODES } from '../../lib/index.js';
-import type { OpenApiDocument, OpenApiResponse } from '../openapi/index.js';
+import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
 import { codeBlock, escapeHtml, inlineHtml, jsonBlock } from './html.js';
 import type { OperationView } from './operation-section.js';
 import { constraintsHtml, exampleOf, examplesOf, propertiesOf } from './schema-text.js';
+import type { OpenApiResponse } from '../openapi/types.js';
 
 /** Where the page shows the server's origin; the console script writes the browser's own origin there. */
 const ORIGIN_PLACEHOLDER = '<span class="origin">http://127.0.0.1:8080</span>';

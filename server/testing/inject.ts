@@ -22,7 +22,7 @@ export interface InjectResponse {
 }
 
 /** What inject answers with: the options of a handler, or a fetch-API handler such as createFetchHandler's. */
-export type InjectTarget = Omit<RequestCoreOptions, 'serverRoutes'> | ((request: Request) => Promise<Response>);
+export type InjectTarget = RequestCoreOptions | ((request: Request) => Promise<Response>);
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -33,7 +33,7 @@ function answerOf(status: number, headers: Record<string, string>, body: string)
   return { status, headers, body, json: () => JSON.parse(body) as unknown };
 }
 
-async function injectIntoCore(options: Omit<RequestCoreOptions, 'serverRoutes'>, request: InjectRequest): Promise<InjectResponse> {
+async function injectIntoCore(options: RequestCoreOptions, request: InjectRequest): Promise<InjectResponse> {
   let core = cores.get(options);
   if (core === undefined) {
     core = createRequestCore(options, 'inject');

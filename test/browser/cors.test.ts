@@ -4,10 +4,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { CorsOrigins } from '../../server/core/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { launchTestBrowser, openPage } from './browser.js';
+import type { CorsOrigins } from '../../server/core/cors.js';
 
 /** A page of another application: it only needs to exist, so its scripts run with its own origin. */
 const APP_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another application</title><link rel="icon" href="data:,"></head><body><h1>Another application</h1></body></html>';

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 // The named export: under NodeNext the default import of this CommonJS module types as the module, not the class.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema, JsonValue, OpenApiDocument, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../../server/openapi/index.js';
+import type { OpenApiDocument } from '../../server/openapi/index.js';
+import type { JsonSchema } from '../../server/openapi/types.js';
+import type { JsonValue } from '../../server/openapi/types.js';
+import type { OpenApiMethod } from '../../server/openapi/types.js';
+import type { OpenApiOperation } from '../../server/openapi/types.js';
+import type { OpenApiParameter } from '../../server/openapi/types.js';
+import type { OpenApiResponse } from '../../server/openapi/types.js';
 
 /** The methods of a path item, in the order the document lists them. */
 export const METHODS: readonly OpenApiMethod[] = ['get', 'head', 'post', 'options'];

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFetchHandler } from '../../../server/fetch/index.js';
-import { CORS_MAX_AGE } from '../../../server/core/index.js';
-import type { CorsOrigins } from '../../../server/core/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 import type { InjectResponse } from '../../../server/testing/index.js';
 import { API_KEY, AUTH, JSON_POST } from '../../support/http.js';
+import { CORS_MAX_AGE } from '../../../server/core/cors.js';
+import type { CorsOrigins } from '../../../server/core/cors.js';
 
 const APP = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';

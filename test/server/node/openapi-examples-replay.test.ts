@@ -3,14 +3,16 @@ import { describe, test } from 'node:test';
 import { createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import type { JsonValue, OpenApiDocument, OpenApiExample, OpenApiResponse } from '../../../server/openapi/index.js';
 import { EXAMPLE_PETS } from '../../../server/openapi/examples.js';
 import { createPostgresStorage } from '../../../lib/storage/postgres/index.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/node/index.js';
 import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
 import { operationsOf, requestKeysOf, schemaValidator, statusOfExample } from '../../support/openapi-examples.js';
 import type { DocumentedOperation } from '../../support/openapi-examples.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import type { JsonValue } from '../../../server/openapi/types.js';
+import type { OpenApiExample } from '../../../server/openapi/types.js';
+import type { OpenApiResponse } from '../../../server/openapi/types.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const check = schemaValidator(DOCUMENT);

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { DEFAULT_LIMIT, ERROR_CODES, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../../../lib/index.js';
+import { DEFAULT_LIMIT, ERROR_CODES, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, PET_STATUSES } from '../../../lib/index.js';
+import { NEW_PET_FIELDS, REQUIRED_NEW_PET_FIELDS } from '../../../lib/pet.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { JsonValue, OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../../../server/openapi/index.js';
+import type { OpenApiDocument } from '../../../server/openapi/index.js';
+import type { JsonValue } from '../../../server/openapi/types.js';
+import type { OpenApiOperation } from '../../../server/openapi/types.js';
+import type { OpenApiResponse } from '../../../server/openapi/types.js';
 
 /** Reads a nested value of a JSON document by keys, failing the test when one is missing. */
 function at(value: JsonValue | undefined, ...keys: (string | number)[]): JsonValue {

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ERROR_CODES, GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { JsonValue, OpenApiDocument, OpenApiDocumentOptions, OpenApiExample, OpenApiResponse } from '../../../server/openapi/index.js';
+import type { OpenApiDocument, OpenApiDocumentOptions } from '../../../server/openapi/index.js';
 import { allowExamples, NOT_REPLAYABLE } from '../../../server/openapi/examples.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/node/index.js';
 import { operationsOf, requestKeysOf, responsesOf, schemaValidator, statusOfExample } from '../../support/openapi-examples.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import type { JsonValue } from '../../../server/openapi/types.js';
+import type { OpenApiExample } from '../../../server/openapi/types.js';
+import type { OpenApiResponse } from '../../../server/openapi/types.js';
 
 /** The documents checked: as the server serves it, without a body limit, and mounted under other base paths. */
 const VARIANTS: Record<string, OpenApiDocumentOptions> = {

@@ -3,15 +3,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/index.js';
 import { referenceDecisions } from '../../../server/reference/decisions.js';
 import { renderReferencePage } from '../../../server/reference/page.js';
 import { createPetstore, ERROR_CODES, MAX_LIMIT, MIN_LIMIT } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { OpenApiDocument, OpenApiMediaType } from '../../../server/openapi/index.js';
+import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { inject } from '../../../server/testing/index.js';
 import type { InjectResponse } from '../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import type { OpenApiMediaType } from '../../../server/openapi/types.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY] };
