@@ -56,11 +56,6 @@ class TwoGenerations<Key, Value> {
     return this.#currentBytes + this.#previousBytes;
   }
 
-  /** Entries held, in both generations. */
-  get size(): number {
-    return this.#current.size + this.#previous.size;
-  }
-
   /** The value under `key`, moved into the current generation when found in the previous one. */
   get(key: Key): Value | undefined {
     const current = this.#current.get(key);
