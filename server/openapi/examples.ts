@@ -284,7 +284,7 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
     payloadTooLarge: single('tooLarge', `A body larger than ${bodyLimit} bytes`, new PetstoreError('payload_too_large', `${CREATE_ACTION}: the body must be at most ${bodyLimit} bytes`)),
     insufficientStorage: single(
       'storeFull',
-      `The store of these examples, run with a capacity of ${EXAMPLE_PETS.length} pets (\`--max-pets ${EXAMPLE_PETS.length}\`), is full`,
+      `The store of these examples, run with a capacity of ${EXAMPLE_PETS.length} pets (--max-pets ${EXAMPLE_PETS.length}), is full`,
       overflowError({ maxPets: EXAMPLE_PETS.length }, { pets: EXAMPLE_PETS.length, bytes: 0 }, 0),
     ),
     unsupportedMediaType: single(
