@@ -145,10 +145,18 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-order-of-checks',
       question: 'Order of checks',
-      decision: '`Host` (400) → auth (401) → path (404) → method (405) → media type (415) → size (413) → JSON (400 `invalid_json`) → schema (400 `validation_failed`).',
+      decision: '`Host` (400) → auth (401) → path (404) → method (405) → `Idempotency-Key` on a create (400 `invalid_idempotency_key`) → media type (415) → size (413) → JSON (400 `invalid_json`) → schema (400 `validation_failed`).',
       reason: 'An unauthenticated client learns nothing, every client sees its most fundamental problem first, and a request refused on its head never has its body read.',
       spec: '5.4, 7',
       operations: ALL_OPERATIONS,
+    },
+    {
+      id: 'decision-idempotency-key',
+      question: '`Idempotency-Key` on `createPet`',
+      decision: 'An extension after draft-ietf-httpapi-idempotency-key-header-07: the same key and body again answer `201` with the first pet, its `Location` and `Idempotent-Replayed: true`; the key with another body is a `422 idempotency_key_reused`; the key while its first create is being stored is a `409 idempotency_key_in_use` with `Retry-After`. Keys are global and kept as long as their pet.',
+      reason: 'A client whose connection broke after the pet was stored cannot tell whether it exists; with a key, its retry is safe. API keys are rotation credentials, not accounts, so a retry across a rotation must still find its pet.',
+      spec: '4.2',
+      operations: ['createPet'],
     },
     {
       id: 'decision-public',
