@@ -102,6 +102,24 @@ describe('createPostgresStorage() without a database', () => {
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('Robert') && !text.includes('sold'), text);
   });
 
+  test('insertOnce() of a PostgreSQL storage sends the key and fingerprint as parameters, reads the key\'s row when the insert did nothing, and calls a missing row a defect', async () => {
+    const seen: [string, unknown[]][] = [];
+    let rowOfKey: unknown[] = [{ id: '3', name: 'Rex', category_id: '1', status: null, idempotency_fingerprint: 'f' }];
+    const query: PostgresQuery = async (text, values) => {
+      seen.push([text, values]);
+      if (text.includes('server_encoding')) return { rows: [{ encoding: 'UTF8' }] };
+      return { rows: text.includes('WHERE idempotency_key = $1') ? rowOfKey : [] };
+    };
+    const storage = await createPostgresStorage({ query, table: 'pets' });
+    assert.ok(storage.insertOnce !== undefined);
+    const replay = await storage.insertOnce({ name: 'Rex', categoryId: 1 }, { key: "k'); DROP TABLE pets;--", fingerprint: 'f' });
+    assert.deepEqual({ ...replay, pet: { ...replay.pet } }, { pet: { id: 3, name: 'Rex', categoryId: 1 }, fingerprint: 'f', isReplay: true });
+    assert.deepEqual(seen.slice(3).map(([, values]) => values), [['"pets"', 'Rex', 1, null, "k'); DROP TABLE pets;--", 'f'], ["k'); DROP TABLE pets;--"]]);
+    for (const [text] of seen.slice(3)) assert.ok(!text.includes('DROP'), text);
+    rowOfKey = [];
+    await rejection(() => storage.insertOnce?.({ name: 'Rex', categoryId: 1 }, { key: 'k', fingerprint: 'f' }) ?? Promise.resolve(), 'internal_error', /the unique index holds the idempotency key, but no row has it/);
+  });
+
   test('checkReady() of a PostgreSQL storage resolves when its probe of the table answers, and sends only that probe', async () => {
     const query = scriptedQuery([UTF8, NONE, NONE, NONE]);
     const storage = await createPostgresStorage({ query, table: 'shop.pets' });
