@@ -1,4 +1,5 @@
-import { ERROR_CODES, PetstoreError, isPetStatus } from '../lib/index.js';
+import { ERROR_CODES, PetstoreError } from '../lib/index.js';
+import { isPetStatus } from '../lib/validate.js';
 import type { ErrorBody, ErrorCode, ErrorDetail, Pet, PetstoreErrorOptions } from '../lib/index.js';
 
 /** Where an answer came from, for messages. */

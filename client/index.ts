@@ -1,6 +1,20 @@
+// A client of the interface over HTTP, on any fetch.
+
+/** A client of the interface: the spec's three operations over HTTP, with paging and deprecation notices. */
 export { PetstoreClient } from './petstore-client.js';
-export type { PetsOptions, PetstoreClientOptions } from './petstore-client.js';
+/** Options of PetstoreClient. */
+export type { PetstoreClientOptions } from './petstore-client.js';
+/** Options of PetstoreClient.pets. */
+export type { PetsOptions } from './petstore-client.js';
+/** What PetstoreClient tells onDeprecation about a deprecated operation it called. */
 export type { DeprecationNotice } from './deprecation.js';
-export { findLink, parseLinkHeader } from './link-header.js';
+/** One link of a `Link` header, as DeprecationNotice lists them. */
 export type { LinkValue } from './link-header.js';
-export type { FetchFunction, FetchHeaders, FetchInit, FetchResponse } from './fetch.js';
+/** The fetch function PetstoreClient calls: globalThis.fetch or one of the same shape. */
+export type { FetchFunction } from './fetch.js';
+/** The request FetchFunction is given. */
+export type { FetchInit } from './fetch.js';
+/** The answer FetchFunction gives. */
+export type { FetchResponse } from './fetch.js';
+/** The headers of FetchResponse. */
+export type { FetchHeaders } from './fetch.js';

@@ -1,5 +1,6 @@
-import { MAX_LIMIT, PetstoreError, validateNewPet } from '../lib/index.js';
-import type { ListPetsQuery, Pet, PetStatus, PetstoreApi } from '../lib/index.js';
+import { MAX_LIMIT, PetstoreError } from '../lib/index.js';
+import { validateNewPet } from '../lib/validate.js';
+import type { ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi } from '../lib/index.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';
 import { readDeprecation } from './deprecation.js';
@@ -88,8 +89,8 @@ export class PetstoreClient implements PetstoreApi {
     return (await this.#listPage(`${this.#baseUrl}/pets${text}`)).pets;
   }
 
-  /** createPet [spec 4.2]: the server validates `input` as a NewPet and answers the stored Pet. */
-  async createPet(input: unknown): Promise<Pet> {
+  /** createPet [spec 4.2]: the server validates `input` as a NewPet (a JavaScript caller's too) and answers the stored Pet. */
+  async createPet(input: NewPet): Promise<Pet> {
     let body: string | undefined;
     try {
       body = JSON.stringify(input);

@@ -1,3 +1,4 @@
+import { parseJson } from '../client/answers.js';
 import type { ConformanceFetch, ConformanceHeaders, ConformanceResponse } from './types.js';
 
 /** Which credential a request carries [spec 5.2]. */
@@ -98,17 +99,8 @@ async function readBody(response: ConformanceResponse): Promise<string> {
   }
 }
 
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Why fetch rejected, in a few words: the cause's code or message where the runtime gives one. */
-function reasonOf(error: unknown): string {
+function fetchFailureOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const { cause } = error as { cause?: unknown };
   const detail = cause instanceof Error ? ((cause as { code?: unknown }).code ?? cause.message) : undefined;
@@ -201,7 +193,7 @@ export class HttpSession {
       }, timeoutMs);
     });
     try {
-      return await Promise.race([work.catch((error: unknown) => ({ reason: `no answer: ${reasonOf(error)}`, isTimeout: false })), timeout]);
+      return await Promise.race([work.catch((error: unknown) => ({ reason: `no answer: ${fetchFailureOf(error)}`, isTimeout: false })), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -86,6 +86,13 @@ export function expectError(answer: Answer, status: number, why: string): SpecEr
   return body;
 }
 
+/** The answer is the Error body with this status and this code; resolves to the line a passing check reports. */
+export function expectErrorCode(answer: Answer, status: number, code: string, why: string): string {
+  const error = expectError(answer, status, why);
+  if (error.code !== code) fail(answer, `${status} with code ${code}`);
+  return `${status} ${code}`;
+}
+
 /** The answer is a Pet with this status [spec 2]. */
 export function expectPet(answer: Answer, status: number, expected: string): SpecPet {
   expectStatus(answer, status, expected);

@@ -3,9 +3,6 @@
 import { isObject, resolvePointer, validateJson } from './json-schema.js';
 import type { Departure } from './json-schema.js';
 
-/** Smallest `limit` [spec 4.1, 8]. */
-export const SPEC_MIN_LIMIT = 1;
-
 /** Largest `limit` [spec 4.1, 8]. */
 export const SPEC_MAX_LIMIT = 100;
 

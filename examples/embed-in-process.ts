@@ -1,8 +1,8 @@
 // Embedding the engine: a service calls the spec's operations directly, without HTTP.
 // Run: npx tsx examples/embed-in-process.ts
-// From an installed package the import reads: import { createPetstore, PetstoreError } from 'petstore-reference';
+// From an installed package the import reads: import { createPetstore, PetstoreError, validateNewPet } from 'petstore-reference';
 import { pathToFileURL } from 'node:url';
-import { createPetstore, PetstoreError } from '../lib/index.js';
+import { createPetstore, PetstoreError, validateNewPet } from '../lib/index.js';
 
 /** Adds three pets, lists and fetches them, and shows a rejected input; each step is one line of `log`. */
 export async function main(log: (line: string) => void = console.log): Promise<void> {
@@ -20,7 +20,9 @@ export async function main(log: (line: string) => void = console.log): Promise<v
     log(`getPet(${rex.id}): ${(await store.getPet(rex.id)).name}`);
 
     try {
-      await store.createPet({ name: '', categoryId: 1.5, color: 'brown' });
+      // Input from outside the program (a form, a message) is `unknown` until validateNewPet narrows it.
+      const fromOutside: unknown = { name: '', categoryId: 1.5, color: 'brown' };
+      await store.createPet(validateNewPet(fromOutside));
     } catch (error) {
       if (!(error instanceof PetstoreError)) throw error;
       // The same code, status and details the HTTP interface sends as its Error body [spec 7].

@@ -44,9 +44,9 @@ export type HeaderList = readonly string[];
 export interface PetstoreErrorOptions {
   details?: ErrorDetail[];
   cause?: unknown;
-  /** Headers the answer to this error carries, such as `Allow` on a 405 or a challenge on a 401. */
+  /** Headers the interface's answer to this error carries (the allowed methods of a 405, the challenge of a 401); the HTTP layer sets them. */
   headers?: HeaderList;
-  /** The `X-Request-Id` of the answer that reported this error, as the client sets it: the id to find in the server's log. */
+  /** The id of the request, as the server's answer reported it and the client sets it: the id to find in the server's log. */
   requestId?: string;
 }
 
@@ -58,7 +58,7 @@ export class PetstoreError extends Error {
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: HeaderList;
-  /** The id of the failed request, when a client learned it from the server's answer (`X-Request-Id`); never part of the Error body. */
+  /** The id of the failed request, when a client learned it from the server's answer; never part of the Error body. */
   readonly requestId: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {

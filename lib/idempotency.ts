@@ -35,23 +35,22 @@ export function validateIdempotencyKey(key: unknown): string {
   return key;
 }
 
-/** Seconds a client is asked to wait (`Retry-After`) before repeating a create whose key is still in flight: the smallest the header can say [RFC 9110 §10.2.3]. */
+/** Seconds a client is asked to wait before repeating a create whose key is still in flight: the smallest whole number of seconds HTTP can ask for [RFC 9110 §10.2.3]. */
 export const IN_FLIGHT_RETRY_AFTER = 1;
 
 /** The refusal of a create with a key on a storage that cannot keep keys (no insertOnce): a 501, rather than a silent duplicate on retry. */
 export function idempotencyUnsupportedError(): PetstoreError {
   return new PetstoreError(
     'idempotency_unsupported',
-    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without `Idempotency-Key` (a retry may then store a second pet), or configure a storage that has insertOnce()',
+    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without an idempotency key (a retry may then store a second pet), or configure a storage that has insertOnce()',
   );
 }
 
-/** The 409 of a create whose key is still in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7], with `Retry-After`. */
+/** The 409 of a create whose key is still in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; the HTTP layer adds how long to wait (IN_FLIGHT_RETRY_AFTER). */
 export function keyInFlightError(): PetstoreError {
   return new PetstoreError(
     'idempotency_key_in_use',
-    `Cannot create pet: a create with this \`Idempotency-Key\` is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
-    { headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] },
+    `Cannot create pet: a create with this idempotency key is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
   );
 }
 
@@ -59,6 +58,6 @@ export function keyInFlightError(): PetstoreError {
 export function keyReusedError(id: number): PetstoreError {
   return new PetstoreError(
     'idempotency_key_reused',
-    `Cannot create pet: this \`Idempotency-Key\` was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
+    `Cannot create pet: this idempotency key was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
   );
 }

@@ -43,7 +43,7 @@ export interface CreatePetOutcome {
 /** The spec's three operations, shared by the in-process store and the HTTP client. */
 export interface PetstoreApi {
   listPets(query?: ListPetsQuery): Promise<Pet[]>;
-  createPet(input: unknown, options?: CreatePetOptions): Promise<Pet>;
+  createPet(input: NewPet, options?: CreatePetOptions): Promise<Pet>;
   getPet(id: number): Promise<Pet>;
 }
 
@@ -55,10 +55,10 @@ export interface PetstoreOptions {
 
 /** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
 export interface Petstore extends PetstoreApi {
-  /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
+  /** `listPets` plus the effective query and that of the following page; `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
   /** `createPet` plus whether the answer is a replay of an earlier create with the same idempotency key (HTTP marks it `Idempotent-Replayed`). */
-  createPetOutcome(input: unknown, options?: CreatePetOptions): Promise<CreatePetOutcome>;
+  createPetOutcome(input: NewPet, options?: CreatePetOptions): Promise<CreatePetOutcome>;
   /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
   checkReady(): Promise<void>;
   /** Flushes and closes the storage. */
@@ -139,16 +139,19 @@ async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Pro
   return { pet: stored, isReplay: result.isReplay };
 }
 
-/** createPet [spec 4.2] and whether it replayed: validates untrusted input, then stores it under a new id, once per idempotency key when one is given. */
-async function createPetOutcome(storage: PetStorage, input: unknown, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
+/**
+ * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
+ * unchecked), then stores it under a new id, once per idempotency key when one is given.
+ */
+async function createPetOutcome(storage: PetStorage, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
   const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
   if (key !== undefined) return createPetOnce(storage, pet, key);
   return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
 }
 
-/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id (once per idempotency key, when one is given). */
-async function createPet(storage: PetStorage, input: unknown, options?: CreatePetOptions): Promise<Pet> {
+/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */
+async function createPet(storage: PetStorage, input: NewPet, options?: CreatePetOptions): Promise<Pet> {
   return (await createPetOutcome(storage, input, options)).pet;
 }
 

@@ -2,7 +2,7 @@ import { PetstoreError } from './errors.js';
 import type { ErrorDetail } from './errors.js';
 import type { NewPet } from './pet.js';
 import type { PetstoreApi } from './petstore.js';
-import { validateNewPet } from './validate.js';
+import { validateNewPet, validationError } from './validate.js';
 
 /** What `seedPets` did: how many pets it created, and whether it left a store that already held pets alone. */
 export interface SeedReport {
@@ -36,13 +36,9 @@ function problemsOf(entry: unknown, index: number): { pet?: NewPet; details: Err
   }
 }
 
+/** The seed's problems as one error; each names its entry (`[3].name`), which the messages of validateNewPet do not. */
 function seedError(details: ErrorDetail[]): PetstoreError {
-  const shown = details.slice(0, MAX_SEED_DETAILS);
-  if (details.length > MAX_SEED_DETAILS) shown.push({ field: '', message: `${details.length - MAX_SEED_DETAILS} more problems are not listed` });
-  const first = details[0];
-  const firstText = first === undefined ? '' : first.field === '' ? first.message : `${first.field}: ${first.message}`;
-  const summary = details.length === 1 ? firstText : `${details.length} problems, first: ${firstText}`;
-  return new PetstoreError('validation_failed', `${ACTION}: ${summary}`, { details: shown });
+  return validationError(ACTION, details, { maxDetails: MAX_SEED_DETAILS, namesField: true });
 }
 
 /** Checks every entry of a seed with the validator `createPet` uses; one `validation_failed` error names every problem of every entry. */

@@ -7,14 +7,23 @@ import type { StorageListQuery } from './storage/storage.js';
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(NEW_PET_FIELDS);
 const FIELD_LIST = NEW_PET_FIELDS.map((field) => `\`${field}\``).join(', ');
+const STATUSES: ReadonlySet<unknown> = new Set(PET_STATUSES);
 const STATUS_LIST = PET_STATUSES.map((status) => `\`${status}\``).join(', ');
 
 /** At most this many field problems are listed, so a body with 100k unknown keys yields a small answer. */
 const MAX_DETAILS = 20;
 
+/** Options of validationError. */
+export interface ValidationErrorOptions {
+  /** At most this many problems are listed, then one line counts the rest. */
+  maxDetails: number;
+  /** Whether the summary writes the first problem's field before its message, for messages that do not name it. Default false. */
+  namesField?: boolean;
+}
+
 /** Whether a value is one of the spec's PetStatus values (case-sensitive). */
 export function isPetStatus(value: unknown): value is PetStatus {
-  return value === 'available' || value === 'pending' || value === 'sold';
+  return STATUSES.has(value);
 }
 
 /** Whether a value is a non-null object with no prototype beyond Object.prototype, as JSON.parse makes. */
@@ -87,12 +96,13 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function validationError(action: string, details: ErrorDetail[]): PetstoreError {
-  const shown = details.slice(0, MAX_DETAILS);
-  if (details.length > MAX_DETAILS) {
-    shown.push({ field: '', message: `${details.length - MAX_DETAILS} more problems are not listed` });
-  }
-  const summary = details.length === 1 ? details[0]?.message : `${details.length} problems, first: ${details[0]?.message}`;
+/** One `validation_failed` error for every problem found: the first in the message, the others in a capped `details` list. */
+export function validationError(action: string, details: readonly ErrorDetail[], options: ValidationErrorOptions = { maxDetails: MAX_DETAILS }): PetstoreError {
+  const shown = details.slice(0, options.maxDetails);
+  if (details.length > options.maxDetails) shown.push({ field: '', message: `${details.length - options.maxDetails} more problems are not listed` });
+  const first = details[0];
+  const firstText = first === undefined ? '' : options.namesField === true && first.field !== '' ? `${first.field}: ${first.message}` : first.message;
+  const summary = details.length === 1 ? firstText : `${details.length} problems, first: ${firstText}`;
   return new PetstoreError('validation_failed', `${action}: ${summary}`, { details: shown });
 }
 

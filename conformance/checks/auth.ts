@@ -33,39 +33,44 @@ const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS
   },
 })));
 
-/** The `WWW-Authenticate` of a 401 without a key (RFC 6750 §3) and with an unknown one (§3.1). */
-const CHALLENGE_CHECKS: Check[] = [
-  defineCheck({
-    id: 'auth/challenge/missing-key',
-    clause: '5.4',
-    level: 'reference',
+/** The challenge a 401 carries: no error code without a key (RFC 6750 §3), `invalid_token` for an unknown one (§3.1). */
+const CHALLENGES: readonly { name: string; credential: Credential; keyIs: string; title: string; rfc: string; expected: string; isRight: (challenge: string) => boolean }[] = [
+  {
+    name: 'missing-key',
+    credential: 'none',
+    keyIs: 'missing',
     title: 'A 401 without a key carries a Bearer challenge without an error code',
-    source: clauseDecision('5.4', 'RFC 6750 §3'),
-    async run(context) {
-      const answer = await context.send({ method: 'GET', path: '/pets', credential: 'none', operation: 'listPets' });
-      expectError(answer, 401, 'the key is missing');
-      const challenge = answer.headers.get('www-authenticate') ?? '';
-      const expected = 'WWW-Authenticate: Bearer realm="…", without error= (RFC 6750 §3: no error code when no credential was sent)';
-      if (!/^Bearer\s+realm="[^"]*"/i.test(challenge) || /error=/i.test(challenge)) fail(answer, expected, describeAnswer(answer, ['WWW-Authenticate']));
-      return challenge;
-    },
-  }),
-  defineCheck({
-    id: 'auth/challenge/invalid-key',
+    rfc: 'RFC 6750 §3',
+    expected: 'WWW-Authenticate: Bearer realm="…", without error= (RFC 6750 §3: no error code when no credential was sent)',
+    isRight: (challenge) => !/error=/i.test(challenge),
+  },
+  {
+    name: 'invalid-key',
+    credential: 'invalid-key',
+    keyIs: 'invalid',
+    title: 'A 401 for an unknown key carries a Bearer challenge with error="invalid_token"',
+    rfc: 'RFC 6750 §3.1',
+    expected: 'WWW-Authenticate: Bearer realm="…", error="invalid_token" (RFC 6750 §3.1)',
+    isRight: (challenge) => /error="invalid_token"/.test(challenge),
+  },
+];
+
+/** The `WWW-Authenticate` of each 401, then the scheme's case. */
+const CHALLENGE_CHECKS: Check[] = [
+  ...CHALLENGES.map((expectation) => defineCheck({
+    id: `auth/challenge/${expectation.name}`,
     clause: '5.4',
     level: 'reference',
-    title: 'A 401 for an unknown key carries a Bearer challenge with error="invalid_token"',
-    source: clauseDecision('5.4', 'RFC 6750 §3.1'),
+    title: expectation.title,
+    source: clauseDecision('5.4', expectation.rfc),
     async run(context) {
-      const answer = await context.send({ method: 'GET', path: '/pets', credential: 'invalid-key', operation: 'listPets' });
-      expectError(answer, 401, 'the key is invalid');
+      const answer = await context.send({ method: 'GET', path: '/pets', credential: expectation.credential, operation: 'listPets' });
+      expectError(answer, 401, `the key is ${expectation.keyIs}`);
       const challenge = answer.headers.get('www-authenticate') ?? '';
-      if (!/^Bearer\s+realm="[^"]*"/i.test(challenge) || !/error="invalid_token"/.test(challenge)) {
-        fail(answer, 'WWW-Authenticate: Bearer realm="…", error="invalid_token" (RFC 6750 §3.1)', describeAnswer(answer, ['WWW-Authenticate']));
-      }
+      if (!/^Bearer\s+realm="[^"]*"/i.test(challenge) || !expectation.isRight(challenge)) fail(answer, expectation.expected, describeAnswer(answer, ['WWW-Authenticate']));
       return challenge;
     },
-  }),
+  })),
   defineCheck({
     id: 'auth/scheme-case-insensitive',
     clause: '5.2',

@@ -1,7 +1,7 @@
 import { clauseDecision, decision, defineCheck, newPet } from '../check.js';
 import type { Check, CheckContext, NewPetBody } from '../check.js';
 import type { Answer } from '../exchange.js';
-import { describeAnswer, echoes, expectError, expectPet, fail } from '../expect.js';
+import { describeAnswer, echoes, expectError, expectErrorCode, expectPet, fail } from '../expect.js';
 import { isObject } from '../json-schema.js';
 import type { SpecError, SpecPet } from '../spec.js';
 
@@ -154,9 +154,7 @@ const REFERENCE_CHECKS: Check[] = [
     source: clauseDecision('4.2', 'RFC 8259'),
     async run(context) {
       const answer = await context.send({ method: 'POST', path: '/pets', body: '{"name":', headers: { 'Content-Type': 'application/json' }, operation: 'createPet' });
-      const error = expectError(answer, 400, 'the body is not JSON');
-      if (error.code !== 'invalid_json') fail(answer, '400 with code invalid_json');
-      return `400 ${error.code}`;
+      return expectErrorCode(answer, 400, 'invalid_json', 'the body is not JSON');
     },
   }),
   defineCheck({
@@ -177,12 +175,11 @@ const REFERENCE_CHECKS: Check[] = [
     id: 'create/payload-too-large',
     clause: '4.2',
     level: 'reference',
-    title: 'createPet answers a body over 64 KiB with 413 and Connection: close',
+    title: 'createPet answers a body over 64 KiB with 413',
     source: decision('Request size limit'),
     async run(context) {
       const answer = await context.send({ method: 'POST', path: '/pets', body: oversizedBody(context), headers: { 'Content-Type': 'application/json' }, operation: 'createPet' });
       const error = expectError(answer, 413, 'the body is over the 64 KiB limit');
-      if (answer.headers.get('connection')?.toLowerCase() !== 'close') fail(answer, '413 with Connection: close: the rest of the body is not read', describeAnswer(answer, ['Connection']));
       return `413 ${error.code}`;
     },
   }),

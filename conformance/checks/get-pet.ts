@@ -2,7 +2,7 @@ import { GET_PET_DEPRECATED_AT } from '../../lib/versioning.js';
 import { decision, defineCheck, missingPetId } from '../check.js';
 import type { Check, CheckContext, CreatedPet } from '../check.js';
 import type { Answer } from '../exchange.js';
-import { describeAnswer, echoes, expectError, expectPet, fail } from '../expect.js';
+import { describeAnswer, echoes, expectError, expectErrorCode, expectPet, fail } from '../expect.js';
 import { SPEC_SUNSET } from '../spec.js';
 
 /** The first pet this run created. */
@@ -68,9 +68,7 @@ const REFERENCE_CHECKS: Check[] = [
     source: decision('`petId` forms'),
     async run(context) {
       const answer = await getPet(context, 'abc');
-      const error = expectError(answer, 400, '`petId` is not an integer [spec 4.3]');
-      if (error.code !== 'invalid_parameter') fail(answer, '400 with code invalid_parameter');
-      return `400 ${error.code}`;
+      return expectErrorCode(answer, 400, 'invalid_parameter', '`petId` is not an integer [spec 4.3]');
     },
   }),
   defineCheck({

@@ -1,7 +1,7 @@
 import { clauseDecision, decision, defineCheck } from '../check.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Answer } from '../exchange.js';
-import { expectError, expectPets, fail } from '../expect.js';
+import { expectErrorCode, expectPets, fail } from '../expect.js';
 import { SPEC_DEFAULT_LIMIT, SPEC_MAX_LIMIT, SPEC_PET_STATUSES } from '../spec.js';
 import type { SpecPet } from '../spec.js';
 
@@ -125,9 +125,7 @@ const REFERENCE_CHECKS: Check[] = [
     source: LIMIT_DECISION,
     async run(context) {
       const answer = await context.send({ method: 'GET', path: '/pets?limit=ten', operation: 'listPets' });
-      const error = expectError(answer, 400, '`limit` is not a decimal integer');
-      if (error.code !== 'invalid_parameter') fail(answer, '400 with code invalid_parameter');
-      return `400 ${error.code}`;
+      return expectErrorCode(answer, 400, 'invalid_parameter', '`limit` is not a decimal integer');
     },
   }),
   defineCheck({
@@ -138,9 +136,7 @@ const REFERENCE_CHECKS: Check[] = [
     source: clauseDecision('4.1', 'PetStatus [spec 2]'),
     async run(context) {
       const answer = await context.send({ method: 'GET', path: '/pets?status=lost', operation: 'listPets' });
-      const error = expectError(answer, 400, '`status` is not a PetStatus');
-      if (error.code !== 'invalid_parameter') fail(answer, '400 with code invalid_parameter');
-      return `400 ${error.code}`;
+      return expectErrorCode(answer, 400, 'invalid_parameter', '`status` is not a PetStatus');
     },
   }),
 ];

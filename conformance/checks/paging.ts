@@ -1,3 +1,4 @@
+import { findLink, parseLinkHeader } from '../../client/link-header.js';
 import { decision, defineCheck } from '../check.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Answer } from '../exchange.js';
@@ -15,13 +16,8 @@ const PAST_EVERY_PET = Number.MAX_SAFE_INTEGER - 1;
 const PAGING_DECISION = decision('Paging past the first 100', 'RFC 8288');
 
 /** The target of the `rel="next"` link in a `Link` header (RFC 8288 §3), if there is one. */
-export function nextLink(header: string | null): string | undefined {
-  if (header === null) return undefined;
-  for (const match of header.matchAll(/<([^>]*)>([^,]*)/g)) {
-    const rel = /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(match[2] ?? '');
-    if (rel?.[1] !== undefined && rel[1].toLowerCase().split(/\s+/).includes('next')) return match[1];
-  }
-  return undefined;
+function nextLink(header: string | null): string | undefined {
+  return header === null ? undefined : findLink(parseLinkHeader(header), 'next');
 }
 
 /** What paging has seen so far. */

@@ -1,4 +1,5 @@
 import { PetstoreError } from '../../lib/index.js';
+import { findJsonSyntaxProblem } from './json-syntax.js';
 import { headerOf } from './request.js';
 import type { RequestBody, RequestHeaders } from './request.js';
 
@@ -10,9 +11,6 @@ export const JSON_MEDIA_TYPE = 'application/json';
 
 /** Headers sent with a 415, telling the client what to send instead: the media type and the content coding [RFC 9110 §15.5.16, §12.5.3]. */
 export const UNSUPPORTED_MEDIA_TYPE_HEADERS: readonly string[] = ['Accept-Post', JSON_MEDIA_TYPE, 'Accept-Encoding', 'identity'];
-
-/** Headers sent with a 413: the rest of the body is not read, so the connection cannot be reused. */
-export const PAYLOAD_TOO_LARGE_HEADERS: readonly string[] = ['Connection', 'close'];
 
 /** What reading a JSON body needs to know. */
 export interface JsonBodyOptions {
@@ -35,7 +33,7 @@ function unsupported(message: string): PetstoreError {
 }
 
 function tooLarge(options: JsonBodyOptions): PetstoreError {
-  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`, { headers: PAYLOAD_TOO_LARGE_HEADERS });
+  return new PetstoreError('payload_too_large', `${options.action}: the body must be at most ${options.limit} bytes`);
 }
 
 /**
@@ -87,7 +85,7 @@ export async function readBody(body: RequestBody, options: JsonBodyOptions): Pro
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes strict UTF-8 and parses JSON; an empty body, bad UTF-8 and bad JSON are each a 400 `invalid_json`. */
-export function parseJson(bytes: Uint8Array, action: string): unknown {
+export function decodeJsonBody(bytes: Uint8Array, action: string): unknown {
   if (bytes.length === 0) throw new PetstoreError('invalid_json', `${action}: the body is empty; send a JSON object`);
   let text: string;
   try {
@@ -97,8 +95,10 @@ export function parseJson(bytes: Uint8Array, action: string): unknown {
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
+  } catch {
+    // The engine's own message differs between V8 and JavaScriptCore; the project's scanner words it the same everywhere.
+    const problem = findJsonSyntaxProblem(text);
+    const reason = problem === undefined ? 'it could not be parsed' : `${problem.reason}, at line ${problem.line}, column ${problem.column}`;
     throw new PetstoreError('invalid_json', `${action}: the body is not valid JSON (${reason})`);
   }
 }
@@ -109,5 +109,5 @@ export function parseJson(bytes: Uint8Array, action: string): unknown {
  */
 export async function readJsonBody(request: { headers: RequestHeaders; body: RequestBody }, options: JsonBodyOptions): Promise<unknown> {
   checkJsonBodyHead(request.headers, options);
-  return parseJson(await readBody(request.body, options), options.action);
+  return decodeJsonBody(await readBody(request.body, options), options.action);
 }

@@ -3,15 +3,7 @@ import type { HeaderList } from '../../lib/index.js';
 import { jsonResponse } from './response.js';
 import type { BareResponse } from './response.js';
 
-/** Options of errorResponse. */
-export interface ErrorResponseOptions {
-  /** Headers every answer of the operation carries, errors included (the deprecation of `getPet`). */
-  headers?: HeaderList;
-  /** Whether the request is a HEAD, answered without a body. */
-  isHead?: boolean;
-  /** Receives unexpected errors (the 500s) and storage failures (the 503s with a cause), whose detail never reaches the client. */
-  logError: (error: unknown) => void;
-}
+const NO_HEADERS: HeaderList = [];
 
 /** A 503 caused by the storage (a database down, a disk refusing writes): the client gets the advice, the operator the cause. */
 function hasOperationalCause(error: unknown): boolean {
@@ -24,16 +16,17 @@ export function isLoggedError(error: unknown): boolean {
 }
 
 /**
- * The one place a thrown value becomes an answer [spec 7]: the Error body with `status` equal to the
- * HTTP status, the error's own headers (`Allow`, a challenge, `Connection: close`) and the operation's.
- * Anything but a PetstoreError below 500 becomes a generic 500 whose detail goes to `logError` only.
+ * The one place a thrown value becomes an answer [spec 7], without side effects: the Error body with
+ * `status` equal to the HTTP status, the error's own headers (`Allow`, a challenge) and `headers`.
+ * Anything but a PetstoreError below 500 becomes a generic 500; whoever calls this decides whether
+ * the detail goes to a log (`isLoggedError`). A 413 ends its connection: the body it refused is
+ * still arriving, and reading it would be the work the limit exists to avoid.
  */
-export function errorResponse(error: unknown, options: ErrorResponseOptions): BareResponse {
-  if (isLoggedError(error)) options.logError(error);
+export function errorResponse(error: unknown, headers: HeaderList = NO_HEADERS): BareResponse {
   const body = toErrorBody(error);
-  const ownHeaders = error instanceof PetstoreError && body.code === error.code ? error.headers : [];
-  const headers = options.headers === undefined ? ownHeaders : [...ownHeaders, ...options.headers];
-  return jsonResponse(body.status, JSON.stringify(body), headers, options.isHead);
+  const ownHeaders = error instanceof PetstoreError && body.code === error.code ? error.headers : NO_HEADERS;
+  const response = jsonResponse(body.status, JSON.stringify(body), ownHeaders.length === 0 ? headers : [...ownHeaders, ...headers]);
+  return body.code === 'payload_too_large' ? { ...response, closesConnection: true } : response;
 }
 
 /** Default error log of the adapters: the stack on the console. */

@@ -1,4 +1,4 @@
-import { MAX_IDEMPOTENCY_KEY_LENGTH, PetstoreError } from '../../lib/index.js';
+import { IN_FLIGHT_RETRY_AFTER, MAX_IDEMPOTENCY_KEY_LENGTH, PetstoreError } from '../../lib/index.js';
 import type { CreatePetOutcome, HeaderList } from '../../lib/index.js';
 import type { RequestHeaders } from './request.js';
 
@@ -81,4 +81,15 @@ export function parseIdempotencyKey(headers: RequestHeaders): string | undefined
 /** The headers that mark a create's answer as a replay of an earlier create with the same key; none otherwise. */
 export function replayHeaders(outcome: CreatePetOutcome): HeaderList {
   return outcome.isReplay ? REPLAYED : NOT_REPLAYED;
+}
+
+/**
+ * The engine's 409 for a key in flight, with the `Retry-After` the draft asks of it (§2.7) [RFC 9110
+ * §10.2.3]; any other failure passes through as it is.
+ */
+export function withRetryAfter(error: unknown): never {
+  if (error instanceof PetstoreError && error.code === 'idempotency_key_in_use') {
+    throw new PetstoreError(error.code, error.message, { cause: error, headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] });
+  }
+  throw error;
 }

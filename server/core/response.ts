@@ -1,5 +1,4 @@
 import type { HeaderList } from '../../lib/index.js';
-import type { OperationName } from './routes.js';
 
 /** An answer as its parts build it: status, headers and body, what an adapter writes out. */
 export interface BareResponse {
@@ -8,14 +7,19 @@ export interface BareResponse {
   readonly headers: HeaderList;
   /** The body: text is sent as UTF-8; empty for HEAD and 204 answers. */
   readonly body: string | Uint8Array;
+  /**
+   * Whether the connection must end after this answer, because the request's body was refused
+   * unread (a 413); the node:http adapter closes it, the fetch adapter leaves connections to its runtime.
+   */
+  readonly closesConnection?: boolean;
 }
 
 /** An answer as the request core gives it: what every adapter writes out, each in its runtime's terms. */
 export interface CoreResponse extends BareResponse {
   /** The request's id, which `headers` carry as `X-Request-Id`. */
   readonly requestId: string;
-  /** The operation that answered; undefined when the request reached none (401, 404, 405, OPTIONS, a missing Host). */
-  readonly operation: OperationName | undefined;
+  /** The operation (or extra route) that answered; undefined when the request reached none (401, 404, 405, OPTIONS, a missing Host). */
+  readonly operation: string | undefined;
 }
 
 /** Headers every JSON answer carries: the media type, no caching of API answers, no MIME sniffing. */
@@ -46,22 +50,19 @@ export function utf8Length(text: string): number {
   return length;
 }
 
-/** A JSON answer with the common headers and `Content-Length`; for HEAD the same headers without the body [RFC 9110 §9.3.2]. */
-export function jsonResponse(status: number, json: string | Uint8Array, headers: HeaderList = NO_HEADERS, isHead = false): BareResponse {
+/** A JSON answer with the common headers and `Content-Length`. */
+export function jsonResponse(status: number, json: string | Uint8Array, headers: HeaderList = NO_HEADERS): BareResponse {
   const length = typeof json === 'string' ? utf8Length(json) : json.length;
   // Spread rather than `concat`, which measured several times slower on these short lists.
-  return { status, headers: [...JSON_HEADERS, ...headers, 'Content-Length', String(length)], body: isHead ? '' : json };
+  return { status, headers: [...JSON_HEADERS, ...headers, 'Content-Length', String(length)], body: json };
 }
 
-/** Media type of the Prometheus text exposition format 0.0.4. */
-export const PROMETHEUS_TEXT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
-/** A text answer of `contentType` (the metrics), not cached and not sniffed, like the JSON answers. */
-export function textResponse(status: number, text: string, contentType: string, isHead = false): BareResponse {
+/** A text answer of `contentType`, not cached and not sniffed, like the JSON answers. */
+export function textResponse(status: number, text: string, contentType: string): BareResponse {
   return {
     status,
     headers: ['Content-Type', contentType, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))],
-    body: isHead ? '' : text,
+    body: text,
   };
 }
 
@@ -70,7 +71,7 @@ export function emptyResponse(status: number, headers: HeaderList): BareResponse
   return { status, headers, body: '' };
 }
 
-/** The same answer without its body, for HEAD. */
-export function withoutBody(response: BareResponse): BareResponse {
-  return { status: response.status, headers: response.headers, body: '' };
+/** The same answer without its body: what a HEAD request gets [RFC 9110 §9.3.2], headers and `Content-Length` included. */
+export function withoutBody<Response extends BareResponse>(response: Response): Response {
+  return { ...response, body: '' };
 }

@@ -1,5 +1,5 @@
 import { allowedMethods, ROUTES } from './routes.js';
-import type { Route, RouteScope } from './routes.js';
+import type { Route } from './routes.js';
 
 /** A route prepared for matching: its fixed prefix, whether a parameter follows it, and its `Allow` value. */
 interface CompiledRoute {
@@ -25,9 +25,9 @@ function compile(route: Route): CompiledRoute {
   return { route, allow, prefix: route.path.slice(0, open), hasParameter: true };
 }
 
-/** The routes of one scope that `isServed` keeps (all by default), matched in table order. */
-export function createRouter(scope: RouteScope, isServed: (route: Route) => boolean = () => true): (path: string) => RouteMatch | undefined {
-  const routes = ROUTES.filter((route) => route.scope === scope && isServed(route)).map(compile);
+/** Matches a path relative to the base path against the interface's routes, in table order. */
+export function createRouter(): (path: string) => RouteMatch | undefined {
+  const routes = ROUTES.map(compile);
   return function match(path) {
     for (const { route, allow, prefix, hasParameter } of routes) {
       if (!hasParameter) {

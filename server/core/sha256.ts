@@ -1,3 +1,5 @@
+import { base64Of } from './base64.js';
+
 /** SHA-256's round constants [FIPS 180-4 §4.2.2]. */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -85,7 +87,5 @@ export function digestsEqual(left: Uint8Array, right: Uint8Array): boolean {
 
 /** The SHA-256 digest of a text's UTF-8 bytes in base64 with padding (RFC 4648 §4), as Content-Security-Policy hash sources write it. */
 export function sha256Base64(text: string): string {
-  let binary = '';
-  for (const byte of sha256(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return base64Of(sha256(text));
 }

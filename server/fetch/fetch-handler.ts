@@ -1,8 +1,8 @@
 import { BodyAbortedError, createRequestCore, NO_BODY } from '../core/index.js';
 import type { CoreRequest, CoreResponse, RequestBody, RequestCoreOptions } from '../core/index.js';
 
-/** Options of createFetchHandler: those of the request core (store, apiKeys, basePath, bodyLimit, log, logError, jsonCacheSize, corsOrigins). */
-export type FetchHandlerOptions = Omit<RequestCoreOptions, 'serverRoutes'>;
+/** Options of createFetchHandler: those of the request core (store, apiKeys, basePath, bodyLimit, log, logError, jsonCacheSize, corsOrigins, extraRoutes). */
+export type FetchHandlerOptions = RequestCoreOptions;
 
 /** A fetch-API handler, as Deno.serve, Bun.serve, edge workers and hono's `mount` take it. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -41,7 +41,10 @@ function toCoreRequest(request: Request): CoreRequest {
   return { method: request.method, target: targetOf(request.url), headers, body };
 }
 
-/** The fetch-API response of a core answer; answers that carry no body (HEAD, 204) get none. */
+/**
+ * The fetch-API response of a core answer; answers that carry no body (HEAD, 204) get none. Whether
+ * the connection closes is the runtime's to decide (`Connection` is hop-by-hop), so `closesConnection` is not passed on.
+ */
 function toResponse(answer: CoreResponse): Response {
   const headers = new Headers();
   for (let index = 0; index < answer.headers.length; index += 2) headers.append(answer.headers[index] as string, answer.headers[index + 1] as string);

@@ -1,19 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyAbortedError, readJsonBody as readCoreJsonBody } from '../core/index.js';
+import { BodyAbortedError, readJsonBody } from '../core/index.js';
 import type { JsonBodyOptions } from '../core/index.js';
 import { closeAfterAnswer } from './closing-connections.js';
 import { toCoreRequest } from './node-request.js';
 import { sendError } from './responses.js';
 import type { SendErrorOptions } from './responses.js';
-
-/**
- * Reads and parses the JSON body of a `node:http` request with the core's rules: media type (415),
- * declared and actual size (413, without buffering the excess), strict UTF-8 and JSON (400).
- * Rejects with BodyAbortedError when the client disconnects mid-body.
- */
-export function readJsonBody(request: IncomingMessage, response: ServerResponse, options: JsonBodyOptions): Promise<unknown> {
-  return readCoreJsonBody(toCoreRequest(request, response), options);
-}
 
 /** What readJsonBodyOrAnswer leaves to its caller: the parsed body, or nothing because the request is answered. */
 export type BodyReading = { isAnswered: false; body: unknown } | { isAnswered: true };
@@ -21,12 +12,14 @@ export type BodyReading = { isAnswered: false; body: unknown } | { isAnswered: t
 const ANSWERED: BodyReading = { isAnswered: true };
 
 /**
- * Reads the JSON body like readJsonBody, but answers an unacceptable one itself (415 with
- * `Accept-Post`, 413 with `Connection: close`, 400), and answers nothing when the client vanished.
+ * Reads and parses the JSON body of a `node:http` request with the core's rules: media type (415),
+ * declared and actual size (413, without buffering the excess), strict UTF-8 and JSON (400). Answers
+ * an unacceptable one itself (415 with `Accept-Post`, 413 with `Connection: close`, 400), and
+ * answers nothing when the client vanished.
  */
 export async function readJsonBodyOrAnswer(request: IncomingMessage, response: ServerResponse, options: JsonBodyOptions & SendErrorOptions): Promise<BodyReading> {
   try {
-    return { isAnswered: false, body: await readJsonBody(request, response, options) };
+    return { isAnswered: false, body: await readJsonBody(toCoreRequest(request, response), options) };
   } catch (error) {
     if (error instanceof BodyAbortedError) return ANSWERED;
     // The unread rest of the body would be taken for the next request.

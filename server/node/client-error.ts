@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import { errorResponse, logToConsole, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
+import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
@@ -23,7 +23,7 @@ function errorFor(code: string | undefined): PetstoreError {
  * on; with a new request id like every answer (the request's own, if any, was never parsed).
  */
 export function rawErrorResponse(error: PetstoreError): string {
-  const { status, headers, body } = errorResponse(error, { logError: logToConsole });
+  const { status, headers, body } = errorResponse(error);
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
   for (let index = 0; index < headers.length; index += 2) head += `${headers[index]}: ${headers[index + 1]}\r\n`;
   return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;

@@ -6,29 +6,23 @@ import { toCoreRequest } from './node-request.js';
 import type { Observation } from './request-observer.js';
 import { writeResponse } from './responses.js';
 
-/** Options of createHandler: those of the request core, without the standalone server's own routes. */
-export type HandlerOptions = Omit<RequestCoreOptions, 'serverRoutes'>;
+/** Options of createHandler: those of the request core. */
+export type HandlerOptions = RequestCoreOptions;
 
 /** A `node:http` request listener; `next` (Express/Connect style) receives requests outside the base path. */
 export type PetstoreHandler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
-
-/** Whether an answer ends its connection (`Connection: close`, as a 413 does). */
-function closesConnection(answer: CoreResponse): boolean {
-  const { headers } = answer;
-  for (let index = 0; index < headers.length; index += 2) {
-    if (headers[index] === 'Connection' && headers[index + 1] === 'close') return true;
-  }
-  return false;
-}
 
 /** Writes the core's answer, deciding first whether the connection may carry another request after it. */
 function answer(request: IncomingMessage, response: ServerResponse, reply: CoreResponse, observation: Observation | undefined): void {
   observation?.answered(reply);
   // The client went away mid-body: there is nobody to answer.
   if (request.socket.destroyed) return;
-  if (reply.status >= 400) {
-    if (closesConnection(reply)) closeAfterAnswer(request);
-    else closeIfBodyUnread(request, response);
+  if (reply.closesConnection === true) {
+    closeAfterAnswer(request);
+    // Node then sends `Connection: close` and ends the connection after this answer.
+    response.shouldKeepAlive = false;
+  } else if (reply.status >= 400) {
+    closeIfBodyUnread(request, response);
   }
   writeResponse(response, reply);
 }

@@ -1,22 +1,52 @@
+// The interface on node:http: a request listener to mount, the standalone server, and its metrics.
+
+/** A node:http request listener serving the interface below its base path. */
 export { createHandler } from './handler.js';
-export type { HandlerOptions, PetstoreHandler } from './handler.js';
-export { readJsonBody, readJsonBodyOrAnswer } from './body.js';
+/** Options of createHandler. */
+export type { HandlerOptions } from './handler.js';
+/** The listener createHandler returns; `next` receives requests outside the base path. */
+export type { PetstoreHandler } from './handler.js';
+/** Starts the standalone server: the interface, /healthz, /readyz, /metrics, timeouts and graceful shutdown. */
+export { startServer } from './start-server.js';
+/** Options of startServer. */
+export type { StartServerOptions } from './start-server.js';
+/** Overrides of the standalone server's timeouts, in milliseconds. */
+export type { ServerTimeouts } from './start-server.js';
+/** A listening server: its URL, and close. */
+export type { RunningServer } from './start-server.js';
+/** Options of RunningServer.close. */
+export type { CloseOptions } from './start-server.js';
+/** Creates the Prometheus metrics startServer counts into and /metrics answers. */
+export { createMetrics } from './metrics.js';
+/** Wraps a storage so the time of each of its operations goes into the metrics. */
+export { instrumentStorage } from './metrics.js';
+/** The metrics createMetrics makes. */
+export type { Metrics } from './metrics.js';
+/** Accepted bearer tokens: a list, or a function asked on every request. */
+export type { ApiKeys } from '../core/index.js';
+/** Browser origins allowed to call the interface, or `'*'`. */
+export type { CorsOrigins } from '../core/index.js';
+/** One structured log event. */
+export type { LogEntry } from '../core/index.js';
+/** Receives structured log events. */
+export type { Logger } from '../core/index.js';
+/** The level of a log event. */
+export type { LogLevel } from '../core/index.js';
+/** Checks an `Authorization` header against keys, for routes of a service's own (see examples/quickstart-messages.ts). */
+export { createAuthenticator } from '../core/index.js';
+/** What createAuthenticator's check decides: accepted, missing or invalid. */
+export type { AuthVerdict } from '../core/index.js';
+/** The 401 PetstoreError for a missing or invalid key, with its challenge. */
+export { authError } from '../core/index.js';
+/** Reads a JSON request body under a limit, or answers the Error itself. */
+export { readJsonBodyOrAnswer } from './body.js';
+/** What readJsonBodyOrAnswer gives: the body, or that it has answered. */
 export type { BodyReading } from './body.js';
-export { sendError, sendJson, writeResponse } from './responses.js';
+/** Options of reading a JSON body: its limit, and the action its messages name. */
+export type { JsonBodyOptions } from '../core/index.js';
+/** Answers a thrown value as the Error body. */
+export { sendError } from './responses.js';
+/** Options of sendError. */
 export type { SendErrorOptions } from './responses.js';
-export {
-  CONNECTIONS_CHECKING_INTERVAL, HEADERS_TIMEOUT, KEEP_ALIVE_TIMEOUT, REQUEST_TIMEOUT, SHUTDOWN_DEADLINE, SOCKET_TIMEOUT, startServer,
-} from './start-server.js';
-export { SHUTDOWN_IDLE_GRACE } from './shutdown.js';
-export type { CloseOptions, RunningServer, ServerTimeouts, StartServerOptions } from './start-server.js';
-export { createMetrics, instrumentStorage } from './metrics.js';
-export type { Metrics, StorageOperation } from './metrics.js';
-// The request core's parts a node:http service reuses for routes of its own (see examples/quickstart-messages.ts).
-export {
-  authError, BodyAbortedError, CORS_MAX_AGE, createAuthenticator, DEFAULT_BASE_PATH, DEFAULT_BODY_LIMIT, DEFAULT_READY_TIMEOUT, isJsonMediaType, JSON_HEADERS,
-  REQUEST_ID_HEADER,
-} from '../core/index.js';
-export type { ApiKeys, AuthVerdict, BareResponse, CoreResponse, CorsOrigins, JsonBodyOptions, LogEntry, Logger, LogLevel } from '../core/index.js';
-// Spec facts that live in lib/, re-exported where the HTTP interface used to define them.
-export { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../lib/index.js';
-export type { HeaderList } from '../../lib/index.js';
+/** Answers JSON text with the interface's JSON headers. */
+export { sendJson } from './responses.js';

@@ -2,7 +2,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import type { HeaderList, PetStorage } from '../../lib/index.js';
 import { REPLAYED_HEADER } from '../core/idempotency-key.js';
-import type { OperationName } from '../core/routes.js';
 import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
 
@@ -90,6 +89,7 @@ class PetstoreMetrics implements Metrics {
     DURATION_BUCKETS,
   );
   readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
+  readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
   readonly storage = new Histogram('petstore_storage_operation_duration_seconds', 'Time of storage operations, failed ones included, by storage and operation', ['storage', 'operation'], DURATION_BUCKETS);
   readonly idempotency = new Counter(
     'petstore_idempotency_outcomes_total',
@@ -102,6 +102,7 @@ class PetstoreMetrics implements Metrics {
     this.inFlight,
     this.storage,
     this.idempotency,
+    this.logLinesDropped,
     new EventLoopDelay(),
     new Gauge('process_resident_memory_bytes', 'Resident memory of the process (RSS)', () => process.memoryUsage.rss()),
     new Gauge('petstore_heap_used_bytes', 'V8 heap in use', () => process.memoryUsage().heapUsed),
@@ -128,12 +129,25 @@ function recorderOf(metrics: Metrics, caller: string): PetstoreMetrics {
   return metrics;
 }
 
+/** The streams a standalone server's log lines go to. */
+export type LogStream = 'stdout' | 'stderr';
+
+/**
+ * The counter of log lines dropped, for the writer of the logs: each call counts one line dropped on
+ * `stream` into `petstore_log_lines_dropped_total{stream}`. Both series start at 0.
+ */
+export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void {
+  const counter = recorderOf(metrics, 'logDropCounterOf').logLinesDropped;
+  const series = { stdout: counter.series(['stdout']), stderr: counter.series(['stderr']) };
+  return (stream) => void series[stream].value++;
+}
+
 /** What the server records of its requests. */
 export interface RequestMetrics {
   /** A request reached the request core. */
   started(): void;
   /** The core answered it with `headers`; `started` is its `performance.now()` when it reached the server. */
-  answered(operation: OperationName | undefined, status: number, started: number, headers?: HeaderList): void;
+  answered(operation: string | undefined, status: number, started: number, headers?: HeaderList): void;
   /** The server answered it itself, before the core (a refused pipeline, a 417). */
   refused(status: number, started: number): void;
 }

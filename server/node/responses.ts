@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../core/index.js';
+import { isLoggedError } from '../core/error-response.js';
 import type { BareResponse } from '../core/index.js';
 import type { HeaderList, PetstoreError } from '../../lib/index.js';
 import type { Observation } from './request-observer.js';
@@ -25,8 +26,8 @@ export interface SendErrorOptions {
 
 /** Sends any thrown value as the Error body [spec 7], through the request core's error funnel. */
 export function sendError(response: ServerResponse, error: unknown, options: SendErrorOptions = {}): void {
-  const logError = options.logError ?? logToConsole;
-  writeResponse(response, errorResponse(error, options.headers === undefined ? { logError } : { logError, headers: options.headers }));
+  if (isLoggedError(error)) (options.logError ?? logToConsole)(error);
+  writeResponse(response, errorResponse(error, options.headers));
 }
 
 /** Sends JSON (text, or bytes already encoded) with the common headers. */

@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
-import type { ServerRoutes } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { isOnClosingConnection } from './closing-connections.js';
@@ -15,6 +14,7 @@ import { createPipelineGuard } from './pipelining.js';
 import { createRequestObserver } from './request-observer.js';
 import type { RequestObserver } from './request-observer.js';
 import { refuseRequest } from './responses.js';
+import { createServerRoutes } from './server-routes.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
 
@@ -82,8 +82,6 @@ export interface RunningServer {
    * store. Later calls return the same promise.
    */
   close(options?: CloseOptions): Promise<void>;
-  /** Puts these keys in force from the next request on (open connections included); a TypeError for an unusable list, which keeps the old keys. */
-  setApiKeys(keys: readonly string[]): void;
 }
 
 function hostForUrl(address: AddressInfo): string {
@@ -149,15 +147,6 @@ async function drainAndClose(options: StartServerOptions, server: Server, shutdo
   log?.({ level: 'info', msg: 'Shutdown finished' });
 }
 
-/** The standalone server's own routes: `/healthz`, `/readyz` (failing once `isClosing`), and `/metrics` when metrics are on. */
-function serverRoutesOf(options: StartServerOptions, isClosing: () => boolean): ServerRoutes {
-  const routes: ServerRoutes = { isClosing };
-  if (options.readyTimeout !== undefined) routes.readyTimeout = options.readyTimeout;
-  const { metrics } = options;
-  if (metrics !== undefined) routes.metricsText = () => metrics.render();
-  return routes;
-}
-
 /**
  * Starts the standalone server: the handler plus `/healthz`, `/readyz` and (with `metrics`)
  * `/metrics`, deliberate timeouts, Error bodies for what Node's parser rejects, and graceful shutdown
@@ -165,7 +154,9 @@ function serverRoutesOf(options: StartServerOptions, isClosing: () => boolean): 
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
-  const core = createRequestCore({ ...options, serverRoutes: serverRoutesOf(options, () => closing !== undefined) }, 'startServer');
+  const basePath = options.basePath ?? DEFAULT_BASE_PATH;
+  const serverRoutes = createServerRoutes({ ...options, basePath, isClosing: () => closing !== undefined }, 'startServer');
+  const core = createRequestCore({ ...options, extraRoutes: [...serverRoutes, ...(options.extraRoutes ?? [])] }, 'startServer');
   const metrics = options.metrics === undefined ? undefined : requestMetricsOf(options.metrics, 'startServer');
   const observer = createRequestObserver(options.accessLog, metrics);
   const shutdown = createShutdown();
@@ -181,12 +172,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const server = createNodeServer(options, listener, shutdown.responseClass, observer);
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
-  const url = `http://${hostForUrl(address)}:${address.port}${options.basePath ?? DEFAULT_BASE_PATH}`;
+  const url = `http://${hostForUrl(address)}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {
     if (closing !== undefined) return closing;
     const delay = closeOptions.delay ?? 0;
     if (!(Number.isFinite(delay) && delay >= 0)) return Promise.reject(new TypeError('close: `delay` must be a number of milliseconds, 0 or more'));
     return (closing = drainAndClose(options, server, shutdown, delay));
   };
-  return { url, server, close, setApiKeys: (keys) => core.setApiKeys(keys, 'setApiKeys') };
+  return { url, server, close };
 }

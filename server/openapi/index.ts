@@ -1,6 +1,10 @@
-export { createOpenApiDocument, SECURITY_SCHEME } from './document.js';
+// The OpenAPI 3.1 document of the interface, built from the route table.
+
+/** Builds the OpenAPI 3.1 document the server serves at `{basePath}/openapi.json`. */
+export { createOpenApiDocument } from './document.js';
+/** The name of the bearer security scheme in the document. */
+export { SECURITY_SCHEME } from './document.js';
+/** Options of createOpenApiDocument. */
 export type { OpenApiDocumentOptions } from './document.js';
-export type {
-  JsonSchema, JsonValue, OpenApiDocument, OpenApiExample, OpenApiHeader, OpenApiHeaderExample, OpenApiMediaType, OpenApiMethod, OpenApiOperation,
-  OpenApiParameter, OpenApiPathItem, OpenApiRequestBody, OpenApiResponse, OpenApiSecurityRequirement,
-} from './types.js';
+/** The document createOpenApiDocument returns. */
+export type { OpenApiDocument } from './types.js';

@@ -1,4 +1,5 @@
 import { ERROR_CODES, GET_PET_DEPRECATED_AT, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT } from '../../lib/index.js';
+import { ORDER_OF_CHECKS } from '../core/order-of-checks.js';
 
 /**
  * One place where the interface is silent and the project decided: the question as
@@ -145,7 +146,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-order-of-checks',
       question: 'Order of checks',
-      decision: '`Host` (400) → auth (401) → path (404) → method (405) → `Idempotency-Key` on a create (400 `invalid_idempotency_key`) → media type (415) → size (413) → JSON (400 `invalid_json`) → schema (400 `validation_failed`).',
+      decision: `${ORDER_OF_CHECKS.join(' → ')}.`,
       reason: 'An unauthenticated client learns nothing, every client sees its most fundamental problem first, and a request refused on its head never has its body read.',
       spec: '5.4, 7',
       operations: ALL_OPERATIONS,

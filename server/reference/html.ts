@@ -1,4 +1,4 @@
-import type { JsonValue } from '../openapi/index.js';
+import type { JsonValue } from '../openapi/types.js';
 
 /** A text made safe for HTML content and quoted attribute values: each character HTML gives a meaning becomes its entity. */
 export function escapeHtml(text: string): string {

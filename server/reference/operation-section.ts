@@ -1,10 +1,15 @@
-import type { OpenApiDocument, OpenApiHeader, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/index.js';
+import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
 import { escapeHtml, inlineHtml, jsonBlock, paragraphsHtml } from './html.js';
 import { componentNameOf, constraintsHtml, exampleOf, examplesOf, resolveSchema } from './schema-text.js';
 import type { DocumentExample } from './schema-text.js';
 import { statusLine } from './status-reasons.js';
+import type { OpenApiHeader } from '../openapi/types.js';
+import type { OpenApiMediaType } from '../openapi/types.js';
+import type { OpenApiOperation } from '../openapi/types.js';
+import type { OpenApiParameter } from '../openapi/types.js';
+import type { OpenApiResponse } from '../openapi/types.js';
 
 /** One operation as the page shows it: where it is, what the document says of it, and the decisions about it. */
 export interface OperationView {
@@ -25,10 +30,11 @@ export interface OperationView {
 /** Headers every answer carries, explained once on the page rather than under each response. */
 const EVERYWHERE = new Set(['X-Request-Id']);
 
-/** An example as a figure: its summary as the caption, its value as indented JSON. */
+/** An example as a figure: its summary as the caption (with its description, such as the request a 400 answers), its value as indented JSON. */
 function exampleHtml(example: DocumentExample): string {
-  const caption = example.summary ?? example.key;
-  return `<figure class="example"><figcaption>${inlineHtml(caption)}</figcaption>${jsonBlock(example.value)}</figure>`;
+  const caption = escapeHtml(example.summary ?? example.key);
+  const description = example.description === undefined ? '' : `. ${inlineHtml(example.description)}`;
+  return `<figure class="example"><figcaption>${caption}${description}</figcaption>${jsonBlock(example.value)}</figure>`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../openapi/index.js';
+import type { OpenApiDocument } from '../openapi/index.js';
 import { sha256Base64 } from '../core/sha256.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
@@ -8,6 +8,8 @@ import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
 import { REFERENCE_STYLES } from './styles.js';
+import type { OpenApiOperation } from '../openapi/types.js';
+import type { OpenApiParameter } from '../openapi/types.js';
 
 /** Options of renderReferencePage. */
 export interface ReferencePageOptions {

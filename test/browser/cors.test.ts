@@ -4,10 +4,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { CorsOrigins } from '../../server/core/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { launchTestBrowser, openPage } from './browser.js';
+import type { CorsOrigins } from '../../server/core/cors.js';
 
 /** A page of another application: it only needs to exist, so its scripts run with its own origin. */
 const APP_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another application</title><link rel="icon" href="data:,"></head><body><h1>Another application</h1></body></html>';
@@ -92,6 +92,32 @@ describe('CORS in Chromium', () => {
       const listed = await fetchFromPage(page, `${api.url}/pets?limit=1`, { method: 'GET' });
       assert.ok(!('error' in listed), JSON.stringify(listed));
       assert.deepEqual([listed.status, listed.link], [200, `</v1/pets?limit=1&after=1>; rel="next"`]);
+    });
+  });
+
+  test('CORS on lets a page do the conditional GET of the description the document advertises: it reads ETag, sends If-None-Match, and sees the 304', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withPage([app.origin], async (page, api) => {
+      const seen = await page.evaluate(async (url) => {
+        // No key: the description is public. `no-store` keeps the browser's own cache out of the exchange (Node's RequestInit type lacks `cache`, hence the variables).
+        const fresh = { cache: 'no-store', headers: {} };
+        const first = await fetch(url, fresh);
+        const etag = first.headers.get('ETag');
+        const document: unknown = await first.json();
+        const conditional = { cache: 'no-store', headers: { 'If-None-Match': etag ?? '' } };
+        const again = etag === null ? undefined : await fetch(url, conditional);
+        return {
+          status: first.status,
+          etag,
+          title: typeof document === 'object' && document !== null ? Reflect.get(Reflect.get(document, 'info'), 'title') : undefined,
+          again: again === undefined ? undefined : { status: again.status, etag: again.headers.get('ETag'), body: await again.text() },
+        };
+      }, `${api.url}/openapi.json`).catch((error: unknown) => ({ error: String(error) }));
+      assert.ok(!('error' in seen), JSON.stringify(seen));
+      assert.equal(seen.status, 200);
+      assert.equal(seen.title, 'Petstore');
+      assert.match(seen.etag ?? '', /^"[A-Za-z0-9_-]{43}(?:-[a-z]+)?"$/, 'the script reads ETag');
+      assert.deepEqual(seen.again, { status: 304, etag: seen.etag, body: '' });
     });
   });
 

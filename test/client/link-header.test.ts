@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { findLink, parseLinkHeader } from '../../client/index.js';
+import { findLink } from '../../client/link-header.js';
+import { parseLinkHeader } from '../../client/link-header.js';
 
 describe('parseLinkHeader()', () => {
   test('parseLinkHeader() reads the server\'s next link', () => {

@@ -5,9 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import { PetstoreClient } from '../../client/index.js';
 import type { DeprecationNotice, FetchFunction } from '../../client/index.js';
 import { createPetstore, PetstoreError } from '../../lib/index.js';
-import type { PetstoreApi } from '../../lib/index.js';
+import type { NewPet, PetstoreApi } from '../../lib/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
+import { untyped } from '../support/untyped.js';
 
 /** Runs `body` and returns what it threw, failing the test when it did not throw a PetstoreError. */
 async function failure(body: () => Promise<unknown>): Promise<PetstoreError> {
@@ -62,7 +63,7 @@ describe('PetstoreClient', () => {
   test('PetstoreClient answers the three operations with the same results as the in-process store', async () => {
     client = connect();
     const local = createPetstore();
-    const inputs = [{ name: 'Rex', categoryId: 1, status: 'available' }, { name: 'Tom', categoryId: 2 }, { name: 'Kit', categoryId: -0, status: 'sold' }];
+    const inputs: NewPet[] = [{ name: 'Rex', categoryId: 1, status: 'available' }, { name: 'Tom', categoryId: 2 }, { name: 'Kit', categoryId: -0, status: 'sold' }];
     for (const store of [local, client] satisfies PetstoreApi[]) {
       const results: unknown[] = [];
       for (const input of inputs) results.push(await store.createPet(input));
@@ -86,8 +87,8 @@ describe('PetstoreClient', () => {
     client = connect();
     const local = createPetstore();
     for (const input of [{}, { name: '', categoryId: 1.5, id: 3 }, null, 'Rex']) {
-      const remote = await failure(() => client.createPet(input));
-      const expected = await failure(() => local.createPet(input));
+      const remote = await failure(() => client.createPet(untyped(input)));
+      const expected = await failure(() => local.createPet(untyped(input)));
       assert.deepEqual(remote.toJSON(), expected.toJSON());
       assert.equal(remote.status, 400);
       assert.ok((remote.details ?? []).length > 0);
@@ -124,7 +125,7 @@ describe('PetstoreClient', () => {
     const cyclic: Record<string, unknown> = { name: 'Loop', categoryId: 1 };
     cyclic['self'] = cyclic;
     for (const input of [undefined, () => 1, { name: 'Big', categoryId: 1n }, cyclic]) {
-      const error = await failure(() => client.createPet(input));
+      const error = await failure(() => client.createPet(untyped(input)));
       assert.equal(error.code, 'validation_failed');
     }
     assert.deepEqual(requests, []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateJson } from '../../conformance/index.js';
 import { resolvePointer } from '../../conformance/json-schema.js';
+import { validateJson } from '../../conformance/json-schema.js';
 
 const DOCUMENT = {
   components: {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatResult, runConformance } from '../../conformance/index.js';
+import { runConformance } from '../../conformance/index.js';
 import { MUTANTS } from './support/mutants.js';
 import { KIT_KEY, startFetchTarget, storeWithPets } from './support/targets.js';
+import { formatResult } from '../../conformance/report.js';
 
 /** Pets already in each variant's store: more than the default limit, of every status, so each defect can show. */
 const RESIDENT_PETS = 25;

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatList, formatResult, formatSummary, listChecks, summarize, toJsonReport, toJunitXml } from '../../conformance/index.js';
+import { formatSummary, listChecks, summarize } from '../../conformance/index.js';
 import type { CheckResult } from '../../conformance/index.js';
+import { formatList } from '../../conformance/report.js';
+import { formatResult } from '../../conformance/report.js';
+import { toJsonReport } from '../../conformance/report.js';
+import { toJunitXml } from '../../conformance/report.js';
 
 const INFO = { group: 'create', clause: '4.2', level: 'spec', title: 'createPet answers 201', source: 'spec 4.2' } as const;
 const RESULTS: CheckResult[] = [

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ANNOTATION_KEYWORDS, ASSERTION_KEYWORDS, createResponseValidator, createValidatorFor, validateResponse } from '../../conformance/index.js';
+import { createResponseValidator, validateResponse } from '../../conformance/index.js';
 import type { Departure } from '../../conformance/index.js';
 import { createPetstore } from '../../lib/index.js';
 import { createOpenApiDocument } from '../../server/openapi/index.js';
 import { inject } from '../../server/testing/index.js';
+import { ANNOTATION_KEYWORDS } from '../../conformance/json-schema.js';
+import { ASSERTION_KEYWORDS } from '../../conformance/json-schema.js';
+import { createValidatorFor } from '../../conformance/response-validator.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'validator-1' };
 const DEPRECATION = { Deprecation: '@1767225600', Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', Link: '</v1/pets>; rel="successor-version"' };

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { MAX_REQUESTS, runConformance, UnreachableServerError } from '../../conformance/index.js';
+import { runConformance, UnreachableServerError } from '../../conformance/index.js';
 import type { CheckResult, ConformanceFetch, Level } from '../../conformance/index.js';
 import type { Pet, Petstore } from '../../lib/index.js';
 import { KIT_KEY, startFetchTarget, startNodeAdapter, storeWithPets } from './support/targets.js';
 import type { Target } from './support/targets.js';
+import { MAX_REQUESTS } from '../../conformance/exchange.js';
 
 const LEVEL_NAMES: readonly Level[] = ['spec', 'reference'];
 

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { createMemoryStorage, createPetstore, PetstoreError } from '../../lib/index.js';
 import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
 import { rejection } from '../support/assertions.js';
+import { untyped } from '../support/untyped.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -84,7 +85,7 @@ describe('createPet()', () => {
     const store = createPetstore();
     const bodies: unknown[] = [null, undefined, [], [{ name: 'a', categoryId: 1 }], 'a string', 42, true, new Map(), new Date(0), Object.create({ name: 'inherited', categoryId: 1 })];
     for (const body of bodies) {
-      const error = await rejection(() => store.createPet(body), 'validation_failed');
+      const error = await rejection(() => store.createPet(untyped(body)), 'validation_failed');
       assert.deepEqual(fieldsOf(error), ['']);
       assert.match(error.message, /^Cannot create pet: The body must be a JSON object/);
     }
@@ -119,7 +120,7 @@ describe('createPet()', () => {
     for (const [name, message] of cases) {
       const body: Record<string, unknown> = { categoryId: 1 };
       if (name !== undefined) body['name'] = name;
-      const error = await rejection(() => store.createPet(body), 'validation_failed');
+      const error = await rejection(() => store.createPet(untyped(body)), 'validation_failed');
       assert.deepEqual(fieldsOf(error), ['name'], String(name));
       assert.match(error.details?.[0]?.message ?? '', message);
     }
@@ -145,10 +146,10 @@ describe('createPet()', () => {
       assert.deepEqual(fieldsOf(error), ['categoryId'], text);
       assert.match(error.details?.[0]?.message ?? '', message, text);
     }
-    const missing = await rejection(() => store.createPet({ name: 'n' }), 'validation_failed');
+    const missing = await rejection(() => store.createPet(untyped({ name: 'n' })), 'validation_failed');
     assert.equal(missing.details?.[0]?.message, '`categoryId` is required');
     for (const value of [Number.NaN, Number.POSITIVE_INFINITY, 10n]) {
-      await rejection(() => store.createPet({ name: 'n', categoryId: value }), 'validation_failed');
+      await rejection(() => store.createPet(untyped({ name: 'n', categoryId: value })), 'validation_failed');
     }
     assert.deepEqual(await store.listPets(), []);
   });
@@ -156,7 +157,7 @@ describe('createPet()', () => {
   test('createPet() rejects a status outside the enum, case-sensitively, and null', async () => {
     const store = createPetstore();
     for (const status of ['Available', 'AVAILABLE', 'adopted', '', ' available', null, 1, ['sold'], {}]) {
-      const error = await rejection(() => store.createPet({ name: 'n', categoryId: 1, status }), 'validation_failed');
+      const error = await rejection(() => store.createPet(untyped({ name: 'n', categoryId: 1, status })), 'validation_failed');
       assert.deepEqual(fieldsOf(error), ['status'], String(status));
       assert.match(error.details?.[0]?.message ?? '', /`status` must be one of `available`, `pending`, `sold`/);
     }
@@ -188,7 +189,7 @@ describe('createPet()', () => {
 
   test('createPet() reports every problem at once', async () => {
     const store = createPetstore();
-    const error = await rejection(() => store.createPet({ name: '', categoryId: 'x', status: 'lost', id: 7, extra: true }), 'validation_failed');
+    const error = await rejection(() => store.createPet(untyped({ name: '', categoryId: 'x', status: 'lost', id: 7, extra: true })), 'validation_failed');
     assert.deepEqual(fieldsOf(error).sort(), ['categoryId', 'extra', 'id', 'name', 'status']);
     assert.match(error.message, /^Cannot create pet: 5 problems, first: /);
   });
@@ -197,7 +198,7 @@ describe('createPet()', () => {
     const store = createPetstore();
     const body: Record<string, number> = { name: 1 } as unknown as Record<string, number>;
     for (let index = 0; index < 100_000; index++) body[`key${index}`] = index;
-    const error = await rejection(() => store.createPet(body), 'validation_failed');
+    const error = await rejection(() => store.createPet(untyped(body)), 'validation_failed');
     assert.equal(error.details?.length, 21);
     assert.match(error.details?.at(-1)?.message ?? '', /^\d+ more problems are not listed$/);
   });
@@ -205,12 +206,12 @@ describe('createPet()', () => {
   test('createPet() does not run getters or fail on hostile objects', async () => {
     const store = createPetstore();
     const getter = Object.defineProperty({ categoryId: 1 }, 'name', { get: () => { throw new Error('getter ran'); }, enumerable: true });
-    await rejection(() => store.createPet(getter), 'validation_failed');
+    await rejection(() => store.createPet(untyped(getter)), 'validation_failed');
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    await rejection(() => store.createPet(proxy), 'validation_failed');
+    await rejection(() => store.createPet(untyped(proxy)), 'validation_failed');
     const trapping = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
-    await rejection(() => store.createPet(trapping), 'validation_failed');
+    await rejection(() => store.createPet(untyped(trapping)), 'validation_failed');
   });
 
   test('createPet() copies its input: changing the input later changes nothing', async () => {

@@ -1,18 +1,18 @@
 import { ERROR_CODES } from '../../lib/index.js';
+import { JSON_HEADERS } from '../../server/core/response.js';
 import type { WireExchange, WireResponse } from './wire.js';
 
-const JSON_HEADERS: Readonly<Record<string, string>> = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+/** The common JSON headers every error answer carries, by lower-case name as the wire parser keys them. */
+const EXPECTED_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(
+  Array.from({ length: JSON_HEADERS.length / 2 }, (_, index) => [(JSON_HEADERS[2 * index] as string).toLowerCase(), JSON_HEADERS[2 * index + 1] as string]),
+);
 
 /** The problems of a response that break a property every response must keep (empty when none). */
 export function responseProblems(response: WireResponse, method: string): string[] {
   const problems: string[] = [];
   if (response.status >= 500) problems.push(`answered ${response.status}`);
   if (response.status >= 400) {
-    for (const [name, value] of Object.entries(JSON_HEADERS)) {
+    for (const [name, value] of Object.entries(EXPECTED_HEADERS)) {
       if (response.headers[name] !== value) problems.push(`${response.status} without \`${name}: ${value}\` (got ${JSON.stringify(response.headers[name])})`);
     }
     if (method !== 'HEAD') problems.push(...errorBodyProblems(response));

@@ -1,4 +1,5 @@
-import { createMemoryStorage, validateNewPet } from '../../lib/index.js';
+import { createMemoryStorage } from '../../lib/index.js';
+import { validateNewPet } from '../../lib/validate.js';
 import type { NewPet, PetStorage } from '../../lib/index.js';
 
 /** What a create request must get, judged from its bytes by the interface's rules [issue 3 order of checks]. */

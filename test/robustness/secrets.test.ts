@@ -140,8 +140,6 @@ describe('secrets in everything the real server writes', () => {
       await send(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${beta}\r\n\r\n`, 'GET');
       keys = [beta];
       await send(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${alpha}\r\n\r\n`, 'GET');
-      server.setApiKeys([alpha]);
-      assert.throws(() => server.setApiKeys([`${beta} x`]), (error: unknown) => error instanceof TypeError && !error.message.includes(beta));
       await send('GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n', 'GET');
       written.push(metrics.render());
     } finally {

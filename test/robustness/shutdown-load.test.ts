@@ -4,9 +4,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SHUTDOWN_DEADLINE } from '../../server/node/index.js';
 import { spawnServer } from '../support/process.js';
 import { PROFILE, report } from './settings.js';
+import { SHUTDOWN_DEADLINE } from '../../server/node/start-server.js';
 
 const KEY = 'shutdown-load-key';
 

@@ -100,10 +100,11 @@ function exchange(origin: string, request: WireRequest, agent: Agent): Promise<W
 
 /**
  * Headers a server adds on its own, whatever the handler answers: `Date` (Node, Deno and Bun all add
- * it; Bun leaves it out of HEAD answers), Node's `Connection: keep-alive` with its `Keep-Alive`
- * timeout, and a `Transfer-Encoding` the server chooses for a body of unknown length.
+ * it; Bun leaves it out of HEAD answers), `Connection` with Node's `Keep-Alive` timeout (hop-by-hop:
+ * each server decides whether a connection goes on, the node:http adapter closing it after a 413,
+ * the fetch runtimes as they see fit), and a `Transfer-Encoding` the server chooses for a body of unknown length.
  */
-const SERVER_OWN_HEADERS = new Set(['date', 'keep-alive', 'transfer-encoding']);
+const SERVER_OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** The shape of a request id the core made itself (`http/request-id.ts`): a random prefix, then a counter. */
 const GENERATED_REQUEST_ID = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
@@ -111,7 +112,7 @@ const GENERATED_REQUEST_ID = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
 /**
  * The headers of an answer as the handler decided them, to compare across servers: names in lower
  * case, a name sent twice joined with `, ` as the fetch API's Headers join it, sorted by name, and
- * the servers' own headers dropped. `Connection: close` is kept: the handler asks for it on a 413.
+ * the servers' own headers dropped.
  * An `X-Request-Id` the core made differs from answer to answer by design, so it is compared by its
  * shape; one the request sent comes back as sent and is compared exactly.
  */
@@ -119,7 +120,7 @@ export function comparableHeaders(headers: Iterable<readonly [string, string]>):
   const joined = new Map<string, string>();
   for (const [rawName, rawValue] of headers) {
     const name = rawName.toLowerCase();
-    if (SERVER_OWN_HEADERS.has(name) || (name === 'connection' && rawValue.toLowerCase() === 'keep-alive')) continue;
+    if (SERVER_OWN_HEADERS.has(name)) continue;
     const value = name === 'x-request-id' && GENERATED_REQUEST_ID.test(rawValue) ? '<generated>' : rawValue;
     const earlier = joined.get(name);
     joined.set(name, earlier === undefined ? value : `${earlier}, ${value}`);

@@ -1,5 +1,5 @@
 import { PetstoreError } from '../../errors.js';
-import { describeError, errorCode } from './file-system.js';
+import { errorMessageOf, errorCode } from './file-system.js';
 
 /** A failed write of the journal as each audience is told about it. */
 export interface WriteFailure {
@@ -23,7 +23,7 @@ const DEFAULT_ADVICE = 'Fix the cause above';
 /** The cause as shown to operators: Node's message, with the errno in front when the message lacks it. */
 function describeCause(cause: unknown): string {
   const code = errorCode(cause);
-  const message = describeError(cause);
+  const message = errorMessageOf(cause);
   return code === undefined || message.includes(code) ? message : `${code}: ${message}`;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFetchHandler } from '../../../server/fetch/index.js';
-import { createRequestCore, NO_BODY } from '../../../server/core/index.js';
+import { TOKEN68_RULE } from '../../../server/core/index.js';
 import type { LogEntry } from '../../../server/core/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
@@ -44,8 +44,8 @@ describe('keys that change while the core serves', () => {
     assert.deepEqual(entries.map((entry) => [entry.level, entry.msg]), Array.from({ length: 3 }, () => ['warn', 'The API keys function returned a list that cannot be used; the keys in force stay']));
     assert.deepEqual(entries.map((entry) => entry['problem']), [
       '`apiKeys` must list at least one key',
-      'every API key must be a non-empty string without white space or control characters',
-      'every API key must be a non-empty string without white space or control characters',
+      `every API key must be ${TOKEN68_RULE}`,
+      `every API key must be ${TOKEN68_RULE}`,
     ]);
     keys = [NEW_KEY];
     assert.deepEqual(await statusesFor(options, [OLD_KEY, NEW_KEY]), [401, 200]);
@@ -79,16 +79,5 @@ describe('keys that change while the core serves', () => {
   test('createFetchHandler() refuses an apiKeys function whose first list is unusable, naming itself', () => {
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: () => [] }), /^TypeError: createFetchHandler: `apiKeys` must list at least one key$/);
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: ['a b'] }), /^TypeError: createFetchHandler: every API key must be/);
-  });
-
-  test('RequestCore.setApiKeys() puts keys in force for the next request and refuses an unusable list, keeping the old keys', async () => {
-    const core = createRequestCore({ store: createPetstore(), apiKeys: () => [OLD_KEY] });
-    const status = async (key: string): Promise<number> => (await core.handle({ method: 'GET', target: '/v1/pets', headers: bearer(key), body: NO_BODY })).status;
-    core.setApiKeys([NEW_KEY], 'setApiKeys');
-    assert.deepEqual([await status(OLD_KEY), await status(NEW_KEY)], [401, 200], 'the new list replaces the function too');
-    for (const unusable of [[], [''], ['a\tb'], 'key'] as unknown as readonly string[][]) {
-      assert.throws(() => core.setApiKeys(unusable, 'setApiKeys'), /^TypeError: setApiKeys: /);
-    }
-    assert.deepEqual([await status(OLD_KEY), await status(NEW_KEY)], [401, 200]);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { parseIdempotencyKey, replayHeaders } from '../../../server/core/idempotency-key.js';
+import { parseIdempotencyKey, replayHeaders, withRetryAfter } from '../../../server/core/idempotency-key.js';
 
 function parsed(value: string | readonly string[] | undefined): string | undefined {
   return parseIdempotencyKey({ 'idempotency-key': value });
@@ -72,5 +72,18 @@ describe('replayHeaders()', () => {
     const pet = { id: 1, name: 'Rex', categoryId: 1 };
     assert.deepEqual(replayHeaders({ pet, isReplay: true }), ['Idempotent-Replayed', 'true']);
     assert.deepEqual(replayHeaders({ pet, isReplay: false }), []);
+  });
+});
+
+describe('withRetryAfter()', () => {
+  test('withRetryAfter() adds Retry-After to the engine\'s 409 for a key in flight and passes any other failure through', () => {
+    assert.throws(
+      () => withRetryAfter(new PetstoreError('idempotency_key_in_use', 'busy')),
+      (error: unknown) => error instanceof PetstoreError && error.code === 'idempotency_key_in_use' && error.message === 'busy' && error.headers.join() === 'Retry-After,1',
+    );
+    const other = new PetstoreError('idempotency_key_reused', 'reused');
+    assert.throws(() => withRetryAfter(other), (error: unknown) => error === other);
+    const unexpected = new Error('disk');
+    assert.throws(() => withRetryAfter(unexpected), (error: unknown) => error === unexpected);
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describeError } from '../../../server/core/index.js';
-import type { LogEntry } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { describeError } from '../../../server/core/log.js';
+import type { LogEntry } from '../../../server/core/log.js';
 
 function failingStorage(error: unknown): PetStorage {
   return { insert: () => Promise.reject(error), get: () => Promise.reject(error), list: () => Promise.reject(error) };

@@ -66,7 +66,7 @@ describe('createFetchHandler() reading a streamed body', () => {
     const response = await handler(streamingPost(body.stream));
     const error = await assertErrorResponse(response, 413, 'payload_too_large');
     assert.equal(error.message, `Cannot create pet: the body must be at most ${BODY_LIMIT} bytes`);
-    assert.equal(response.headers.get('connection'), 'close');
+    assert.equal(response.headers.get('connection'), null, 'whether the connection goes on is the runtime\'s to decide');
     assert.ok(body.isCancelled(), 'the handler cancels the body stream');
     // Five chunks pass the limit; a stream keeps at most one more queued ahead of the reader.
     assert.ok(body.pulls() <= BODY_LIMIT / CHUNK_SIZE + 2, `the body was pulled ${body.pulls()} times`);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { errorCasesOf } from '../../../server/reference/error-cases.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { JsonSchema, OpenApiResponse } from '../../../server/openapi/index.js';
+import type { JsonSchema } from '../../../server/openapi/types.js';
+import type { OpenApiResponse } from '../../../server/openapi/types.js';
 
 /** An Error response whose code is narrowed to `codes`, with this description. */
 function errorResponse(description: string, schema: JsonSchema): OpenApiResponse {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { constraintsHtml, exampleOf, examplesOf, propertiesOf, resolveSchema } from '../../../server/reference/schema-text.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { JsonSchema } from '../../../server/openapi/index.js';
+import type { JsonSchema } from '../../../server/openapi/types.js';
 
 const DOCUMENT = createOpenApiDocument();
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PetIndex } from '../../../../lib/index.js';
+import { PetIndex } from '../../../../lib/storage/memory/pet-index.js';
 import type { Pet } from '../../../../lib/index.js';
 
 describe('PetIndex', () => {

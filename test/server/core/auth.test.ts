@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { API_KEY, assertError, call, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
-import { createAuthenticator } from '../../../server/node/index.js';
+import { before, describe, test } from 'node:test';
+import { API_KEY, assertError } from '../../support/http.js';
+import { call, createTestCore } from '../../support/inject.js';
+import type { TestCore } from '../../support/inject.js';
+import { createAuthenticator } from '../../../server/core/auth.js';
 
 describe('bearer authentication', () => {
-  let server: TestServer;
+  let core: TestCore;
   before(async () => {
-    server = await startTestServer({ apiKeys: [API_KEY, 'second-key'] });
+    core = createTestCore({ apiKeys: [API_KEY, 'second-key'] });
   });
-  after(() => server.close());
 
   test('every operation answers 401 without a key, with a Bearer challenge', async () => {
     for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1'], ['HEAD', '/v1/pets'], ['GET', '/v1/unknown']] as const) {
-      const reply = await call(server, method, path);
+      const reply = await call(core, method, path);
       assert.equal(reply.status, 401, `${method} ${path}`);
       assert.equal(reply.headers['www-authenticate'], 'Bearer realm="petstore"');
       if (method !== 'HEAD') assertError(reply, 401, 'unauthorized', /Authorization: Bearer/);
@@ -22,7 +22,7 @@ describe('bearer authentication', () => {
 
   test('another scheme or an empty token is a missing credential', async () => {
     for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer    ', `Token ${API_KEY}`, API_KEY, `Bearer:${API_KEY}`]) {
-      const reply = await call(server, 'GET', '/v1/pets', { headers: { authorization } });
+      const reply = await call(core, 'GET', '/v1/pets', { headers: { authorization } });
       assertError(reply, 401, 'unauthorized');
       assert.equal(reply.headers['www-authenticate'], 'Bearer realm="petstore"', authorization);
     }
@@ -30,7 +30,7 @@ describe('bearer authentication', () => {
 
   test('a token matching no key is a 401 with error="invalid_token", whatever its characters', async () => {
     for (const token of ['wrong', `${API_KEY}x`, API_KEY.slice(0, -1), 'a'.repeat(5000), 'ünïcödé', '"quoted"', '../../etc']) {
-      const reply = await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${token}` } });
+      const reply = await call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${token}` } });
       assertError(reply, 401, 'unauthorized', /not a valid API key/);
       assert.equal(reply.headers['www-authenticate'], 'Bearer realm="petstore", error="invalid_token"');
       assert.ok(!reply.text.includes(token.slice(0, 20)) || token.length < 4, 'the token is not echoed');
@@ -39,29 +39,29 @@ describe('bearer authentication', () => {
 
   test('the scheme name is case-insensitive (RFC 9110 §11.1)', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-      const reply = await call(server, 'GET', '/v1/pets', { headers: { authorization: `${scheme} ${API_KEY}` } });
+      const reply = await call(core, 'GET', '/v1/pets', { headers: { authorization: `${scheme} ${API_KEY}` } });
       assert.equal(reply.status, 200, scheme);
     }
   });
 
   test('each configured key is accepted, so keys can be rotated', async () => {
     for (const key of [API_KEY, 'second-key']) {
-      assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      assert.equal((await call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
     }
   });
 
   test('an accepted key stays accepted and a rejected one stays rejected on repeat', async () => {
     for (let round = 0; round < 3; round++) {
-      assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}` } })).status, 200);
-      assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: 'Bearer nope' } })).status, 401);
+      assert.equal((await call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}` } })).status, 200);
+      assert.equal((await call(core, 'GET', '/v1/pets', { headers: { authorization: 'Bearer nope' } })).status, 401);
     }
   });
 
   test('the key never appears in a response', async () => {
     const replies = await Promise.all([
-      call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}` } }),
-      call(server, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: '{' }),
-      call(server, 'GET', '/v1/pets/x', { headers: { authorization: `Bearer ${API_KEY}` } }),
+      call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}` } }),
+      call(core, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: '{' }),
+      call(core, 'GET', '/v1/pets/x', { headers: { authorization: `Bearer ${API_KEY}` } }),
     ]);
     for (const reply of replies) {
       assert.ok(!reply.text.includes(API_KEY));

@@ -1,30 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { AUTH, assertError, call, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
+import { before, describe, test } from 'node:test';
+import { AUTH, assertError } from '../../support/http.js';
+import { call, createTestCore } from '../../support/inject.js';
+import type { TestCore } from '../../support/inject.js';
 
 interface ListedPet { id: number; status?: string }
 
 describe('GET /v1/pets (listPets)', () => {
-  let server: TestServer;
+  let core: TestCore;
   const statuses = ['available', 'pending', 'sold', undefined] as const;
   before(async () => {
-    server = await startTestServer();
+    core = createTestCore();
     for (let index = 0; index < 150; index++) {
       const status = statuses[index % 4];
-      await server.store.createPet(status === undefined ? { name: `pet ${index}`, categoryId: 1 } : { name: `pet ${index}`, categoryId: 1, status });
+      await core.store.createPet(status === undefined ? { name: `pet ${index}`, categoryId: 1 } : { name: `pet ${index}`, categoryId: 1, status });
     }
   });
-  after(() => server.close());
 
   async function list(query: string): Promise<ListedPet[]> {
-    const reply = await call(server, 'GET', `/v1/pets${query}`, { headers: AUTH });
+    const reply = await call(core, 'GET', `/v1/pets${query}`, { headers: AUTH });
     assert.equal(reply.status, 200, reply.text);
     return reply.json as ListedPet[];
   }
 
   test('listPets answers a JSON array of 20 pets in ascending id order by default', async () => {
-    const reply = await call(server, 'GET', '/v1/pets', { headers: AUTH });
+    const reply = await call(core, 'GET', '/v1/pets', { headers: AUTH });
     assert.equal(reply.status, 200);
     assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(reply.headers['cache-control'], 'no-store');
@@ -40,7 +40,7 @@ describe('GET /v1/pets (listPets)', () => {
 
   test('listPets rejects a malformed, empty or repeated limit with invalid_parameter naming it', async () => {
     for (const query of ['?limit=abc', '?limit=1.5', '?limit=', '?limit', '?limit=1e2', '?limit=+5', '?limit=%20', '?limit=5&limit=6', '?limit=0x10', '?limit=%zz']) {
-      assertError(await call(server, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`limit`/);
+      assertError(await call(core, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`limit`/);
     }
   });
 
@@ -54,7 +54,7 @@ describe('GET /v1/pets (listPets)', () => {
 
   test('listPets rejects an unknown, empty or repeated status', async () => {
     for (const query of ['?status=adopted', '?status=Available', '?status=', '?status=sold&status=sold', '?status=sold%00']) {
-      assertError(await call(server, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`status`/);
+      assertError(await call(core, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`status`/);
     }
   });
 
@@ -71,7 +71,7 @@ describe('GET /v1/pets (listPets)', () => {
 
   test('listPets rejects a malformed `after` or one beyond the safe-integer range', async () => {
     for (const query of ['?after=x', '?after=1.0', '?after=', '?after=9007199254740992', '?after=-9007199254740992', '?after=1&after=2']) {
-      assertError(await call(server, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`after`/);
+      assertError(await call(core, 'GET', `/v1/pets${query}`, { headers: AUTH }), 400, 'invalid_parameter', /`after`/);
     }
   });
 
@@ -80,13 +80,13 @@ describe('GET /v1/pets (listPets)', () => {
   });
 
   test('listPets links to the next page only when more pets match (RFC 8288)', async () => {
-    const first = await call(server, 'GET', '/v1/pets?limit=60', { headers: AUTH });
+    const first = await call(core, 'GET', '/v1/pets?limit=60', { headers: AUTH });
     assert.equal(first.headers.link, '</v1/pets?limit=60&after=60>; rel="next"');
-    const filtered = await call(server, 'GET', '/v1/pets?limit=2&status=sold', { headers: AUTH });
+    const filtered = await call(core, 'GET', '/v1/pets?limit=2&status=sold', { headers: AUTH });
     assert.equal(filtered.headers.link, '</v1/pets?limit=2&after=7&status=sold>; rel="next"');
-    const clamped = await call(server, 'GET', '/v1/pets?limit=1000', { headers: AUTH });
+    const clamped = await call(core, 'GET', '/v1/pets?limit=1000', { headers: AUTH });
     assert.equal(clamped.headers.link, '</v1/pets?limit=100&after=100>; rel="next"');
-    const last = await call(server, 'GET', '/v1/pets?limit=100&after=100', { headers: AUTH });
+    const last = await call(core, 'GET', '/v1/pets?limit=100&after=100', { headers: AUTH });
     assert.equal(last.headers.link, undefined);
     assert.equal((last.json as ListedPet[]).length, 50);
   });
@@ -95,7 +95,7 @@ describe('GET /v1/pets (listPets)', () => {
     const seen: number[] = [];
     let path: string | undefined = '/v1/pets?limit=33';
     while (path !== undefined) {
-      const reply = await call(server, 'GET', path, { headers: AUTH });
+      const reply = await call(core, 'GET', path, { headers: AUTH });
       seen.push(...(reply.json as ListedPet[]).map((pet) => pet.id));
       path = /^<([^>]+)>; rel="next"$/.exec(reply.headers.link ?? '')?.[1];
     }
@@ -103,8 +103,8 @@ describe('GET /v1/pets (listPets)', () => {
   });
 
   test('listPets answers HEAD with the headers of GET and no body', async () => {
-    const get = await call(server, 'GET', '/v1/pets?limit=3', { headers: AUTH });
-    const head = await call(server, 'HEAD', '/v1/pets?limit=3', { headers: AUTH });
+    const get = await call(core, 'GET', '/v1/pets?limit=3', { headers: AUTH });
+    const head = await call(core, 'HEAD', '/v1/pets?limit=3', { headers: AUTH });
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
     assert.equal(head.headers['content-length'], get.headers['content-length']);
@@ -112,37 +112,29 @@ describe('GET /v1/pets (listPets)', () => {
   });
 
   test('listPets and getPet answer every pet exactly, whatever the JSON cache has had to drop', async () => {
-    const small = await startTestServer({ jsonCacheSize: 4 });
-    try {
-      const created: unknown[] = [];
-      for (let index = 0; index < 12; index++) {
-        const reply = await call(small, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `cached ${index}`, categoryId: index }) });
-        created.push(reply.json);
-      }
-      for (let round = 0; round < 2; round++) {
-        assert.deepEqual((await call(small, 'GET', '/v1/pets?limit=100', { headers: AUTH })).json, created);
-        for (const [index, pet] of created.entries()) assert.deepEqual((await call(small, 'GET', `/v1/pets/${index + 1}`, { headers: AUTH })).json, pet);
-      }
-    } finally {
-      await small.close();
+    const small = createTestCore({ jsonCacheSize: 4 });
+    const created: unknown[] = [];
+    for (let index = 0; index < 12; index++) {
+      const reply = await call(small, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `cached ${index}`, categoryId: index }) });
+      created.push(reply.json);
+    }
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual((await call(small, 'GET', '/v1/pets?limit=100', { headers: AUTH })).json, created);
+      for (const [index, pet] of created.entries()) assert.deepEqual((await call(small, 'GET', `/v1/pets/${index + 1}`, { headers: AUTH })).json, pet);
     }
   });
 
   test('listPets answers a page correctly while it fills up and after it is full', async () => {
-    const growing = await startTestServer();
-    try {
-      const expected: unknown[] = [];
-      for (let index = 0; index < 8; index++) {
-        const reply = await call(growing, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `grow ${index}`, categoryId: 1, status: 'sold' }) });
-        expected.push(reply.json);
-        for (const query of ['?limit=5', '?limit=5&status=sold', '?limit=3&after=2']) {
-          const all = query.includes('after=2') ? expected.slice(2, 5) : expected.slice(0, 5);
-          const listed = await call(growing, 'GET', `/v1/pets${query}`, { headers: AUTH });
-          assert.deepEqual(listed.json, all, `${query} after ${index + 1} creates`);
-        }
+    const growing = createTestCore();
+    const expected: unknown[] = [];
+    for (let index = 0; index < 8; index++) {
+      const reply = await call(growing, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: `grow ${index}`, categoryId: 1, status: 'sold' }) });
+      expected.push(reply.json);
+      for (const query of ['?limit=5', '?limit=5&status=sold', '?limit=3&after=2']) {
+        const all = query.includes('after=2') ? expected.slice(2, 5) : expected.slice(0, 5);
+        const listed = await call(growing, 'GET', `/v1/pets${query}`, { headers: AUTH });
+        assert.deepEqual(listed.json, all, `${query} after ${index + 1} creates`);
       }
-    } finally {
-      await growing.close();
     }
   });
 
@@ -156,35 +148,27 @@ describe('GET /v1/pets (listPets)', () => {
       // Like a database that was emptied and refilled: the same query now finds other pets.
       list: async (query: { limit: number }) => Array.from({ length: query.limit }, (_, index) => pet(offset + index + 1)),
     };
-    const shifting = await startTestServer({ store: createPetstore({ storage }) });
-    try {
-      const first = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
-      assert.deepEqual((first.json as { id: number }[]).map((listed) => listed.id), [1, 2, 3]);
-      offset = 10;
-      const second = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
-      assert.deepEqual((second.json as { id: number }[]).map((listed) => listed.id), [11, 12, 13]);
-    } finally {
-      await shifting.close();
-    }
+    const shifting = createTestCore({ store: createPetstore({ storage }) });
+    const first = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
+    assert.deepEqual((first.json as { id: number }[]).map((listed) => listed.id), [1, 2, 3]);
+    offset = 10;
+    const second = await call(shifting, 'GET', '/v1/pets?limit=3', { headers: AUTH });
+    assert.deepEqual((second.json as { id: number }[]).map((listed) => listed.id), [11, 12, 13]);
   });
 
   test('listPets stays correct across more distinct full pages than it keeps', async () => {
     // `after=-N` all mean "from the start" but are distinct queries: 600 of them outgrow the page memory.
     for (let batch = 0; batch < 12; batch++) {
-      const replies = await Promise.all(Array.from({ length: 50 }, (_, index) => call(server, 'GET', `/v1/pets?limit=2&after=-${batch * 50 + index + 1}`, { headers: AUTH })));
+      const replies = await Promise.all(Array.from({ length: 50 }, (_, index) => call(core, 'GET', `/v1/pets?limit=2&after=-${batch * 50 + index + 1}`, { headers: AUTH })));
       for (const reply of replies) assert.deepEqual((reply.json as ListedPet[]).map((pet) => pet.id), [1, 2]);
     }
     assert.deepEqual((await list('?limit=2&after=-1')).map((pet) => pet.id), [1, 2]);
   });
 
   test('listPets answers [] on an empty store', async () => {
-    const empty = await startTestServer();
-    try {
-      const reply = await call(empty, 'GET', '/v1/pets', { headers: AUTH });
-      assert.equal(reply.text, '[]');
-      assert.equal(reply.headers.link, undefined);
-    } finally {
-      await empty.close();
-    }
+    const empty = createTestCore();
+    const reply = await call(empty, 'GET', '/v1/pets', { headers: AUTH });
+    assert.equal(reply.text, '[]');
+    assert.equal(reply.headers.link, undefined);
   });
 });
