@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   internal_error: 500,
   idempotency_unsupported: 501,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 /** A machine-readable error code [spec 2, Error.code]. */

@@ -10,20 +10,19 @@ import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import type { JsonValue } from '../../../server/openapi/types.js';
 import type { OpenApiMethod } from '../../../server/openapi/types.js';
 import type { OpenApiOperation } from '../../../server/openapi/types.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const NEW_PET = '{"name":"Rex","categoryId":1}';
 
-/** The servers a status needs: a healthy one, one whose storage throws, one whose storage is down. */
+/** The servers a status needs: a healthy one, one whose storage throws, one whose storage is down, one whose store is full. */
 interface Servers {
   healthy: TestServer;
   broken: TestServer;
   down: TestServer;
+  full: TestServer;
 }
 
-function failingStorage(error: unknown): PetStorage {
-  return { insert: async () => { throw error; }, get: async () => { throw error; }, list: async () => { throw error; } };
-}
 
 /** A create with an Idempotency-Key, sent to a fresh server whose storage holds it in flight while a second one is sent: the second's reply. */
 async function createWhileInFlight(): Promise<Reply> {
@@ -93,6 +92,7 @@ const PRODUCERS: Record<string, Record<string, Producer>> = {
     500: ({ broken }) => call(broken, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
     501: ({ broken }) => call(broken, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'idempotency-key': '"k"' }, body: NEW_PET }),
     503: ({ down }) => call(down, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
+    507: ({ full }) => call(full, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
   },
   'get /pets/{petId}': {
     200: ({ healthy }) => call(healthy, 'GET', '/v1/pets/1', { headers: AUTH }),
@@ -198,10 +198,11 @@ describe('the OpenAPI description against the server', () => {
       healthy,
       broken: await startTestServer({ store: createPetstore({ storage: failingStorage(new Error('storage bug')) }), logError: () => {} }),
       down: await startTestServer({ store: createPetstore({ storage: failingStorage(new PetstoreError('unavailable', 'The database is unreachable')) }) }),
+      full: await startTestServer({ store: createPetstore({ capacity: { maxPets: 0 } }) }),
     };
   });
   after(async () => {
-    await Promise.all([servers.healthy.close(), servers.broken.close(), servers.down.close()]);
+    await Promise.all([servers.healthy.close(), servers.broken.close(), servers.down.close(), servers.full.close()]);
   });
 
   test('the OpenAPI description documents exactly the statuses the server produces for each operation', async () => {
