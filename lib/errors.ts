@@ -44,6 +44,8 @@ export interface PetstoreErrorOptions {
   headers?: HeaderList;
   /** The `X-Request-Id` of the answer that reported this error, as the client sets it: the id to find in the server's log. */
   requestId?: string;
+  /** How many requests a client sent for the call that failed, as the client sets it. */
+  attempts?: number;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -56,6 +58,8 @@ export class PetstoreError extends Error {
   readonly headers: HeaderList;
   /** The id of the failed request, when a client learned it from the server's answer (`X-Request-Id`); never part of the Error body. */
   readonly requestId: string | undefined;
+  /** How many requests the client sent before this failure ended the call; undefined for failures of the engine itself. */
+  readonly attempts: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -65,6 +69,7 @@ export class PetstoreError extends Error {
     this.details = options.details;
     this.headers = options.headers ?? NO_HEADERS;
     this.requestId = options.requestId;
+    this.attempts = options.attempts;
   }
 
   /** The Error body for this error. */

@@ -112,7 +112,7 @@ describe('PetstoreClient', () => {
     } finally {
       await logged.close();
     }
-    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }) }).listPets());
+    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }), retry: false }).listPets());
     assert.deepEqual([odd.code, odd.requestId], ['unavailable', 'proxy-7']);
     const bare = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(404, '{"code":"not_found","message":"no","status":404}') }).getPet(1));
     assert.deepEqual([bare.code, bare.requestId], ['not_found', undefined]);
@@ -224,7 +224,7 @@ describe('PetstoreClient', () => {
       [fakeFetch(302, '', { location: 'https://elsewhere.example/' }), /HTTP 302/],
     ];
     for (const [fetchFunction, message] of cases) {
-      client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fetchFunction });
+      client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fetchFunction, retry: false });
       const error = await failure(() => client.getPet(1));
       assert.equal(error.code, 'unavailable');
       assert.match(error.message, message);
@@ -237,13 +237,13 @@ describe('PetstoreClient', () => {
   });
 
   test('PetstoreClient reports a server it cannot reach as unavailable, with the cause', async () => {
-    client = new PetstoreClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: API_KEY });
+    client = new PetstoreClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: API_KEY, retry: false });
     const error = await failure(() => client.listPets());
     assert.equal(error.code, 'unavailable');
-    assert.match(error.message, /^Cannot reach the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets: /);
+    assert.match(error.message, /^Cannot reach the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets: .+ \(1 attempt in \d+\.\d s; retries are off\)$/);
     assert.ok(error.cause instanceof Error);
-    client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: () => Promise.reject('plain rejection') });
-    assert.match((await failure(() => client.getPet(1))).message, /plain rejection$/);
+    client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: () => Promise.reject('plain rejection'), retry: false });
+    assert.match((await failure(() => client.getPet(1))).message, /plain rejection \(1 attempt/);
   });
 
   test('PetstoreClient refuses a base URL or API key it cannot use', () => {
