@@ -74,7 +74,7 @@ function idempotencyKeyField(key: string): string {
   return `"${key.replace(/[\\"]/g, '\\$&')}"`;
 }
 
-/** RFC 4122 §4.4 version 4 UUID layout, for a fresh key where `crypto.randomUUID` is missing. */
+/** A fresh version 4 UUID [RFC 9562 §5.4]: `crypto.randomUUID()`, or the same layout from `crypto.getRandomValues` where that is missing. */
 function randomUuid(): string {
   // Browsers offer randomUUID only in secure contexts; getRandomValues everywhere.
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -121,7 +121,8 @@ function warnOnce(): (notice: DeprecationNotice) => void {
  * in-process store (`PetstoreApi`), so embedding code can switch between the two. Failures are the
  * same PetstoreErrors the server sent, with the answer's `X-Request-Id` as `requestId` (the id to
  * look for in the server's log); an answer that is not the interface's, or no answer at all, is an
- * `unavailable` PetstoreError.
+ * `unavailable` PetstoreError. Every call retries what a retry may fix (see `RetryOptions`), and
+ * `createPet` sends one `Idempotency-Key` on all its attempts, so the pet is stored once.
  */
 export class PetstoreClient implements PetstoreApi {
   readonly #baseUrl: string;

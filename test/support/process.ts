@@ -33,8 +33,8 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
   const main = options.compiledMain === undefined ? ['--import', 'tsx', resolve(ROOT, 'cli', 'main.ts')] : [options.compiledMain];
   const child = spawn(process.execPath, [...main, ...args], {
     cwd: ROOT,
-    // NODE_V8_COVERAGE passes through so c8 measures the child as well.
-    env: { PATH: process.env['PATH'] ?? '', NODE_V8_COVERAGE: process.env['NODE_V8_COVERAGE'] ?? '', PORT: '0', ...env },
+    // NODE_V8_COVERAGE passes through so c8 measures the child as well; a compiled build has no source maps to lead it back to the sources.
+    env: { PATH: process.env['PATH'] ?? '', NODE_V8_COVERAGE: options.compiledMain === undefined ? (process.env['NODE_V8_COVERAGE'] ?? '') : '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
