@@ -5,14 +5,18 @@ export const ERROR_CODES = {
   invalid_parameter: 400,
   validation_failed: 400,
   unauthorized: 401,
+  invalid_idempotency_key: 400,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  idempotency_key_in_use: 409,
   expectation_failed: 417,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   headers_too_large: 431,
   internal_error: 500,
+  idempotency_unsupported: 501,
   unavailable: 503,
 } as const;
 

@@ -1,8 +1,9 @@
 import { PetstoreError } from './errors.js';
+import { fingerprintNewPet, validateIdempotencyKey } from './idempotency.js';
 import { freezePet } from './pet.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createMemoryStorage } from './storage/memory/memory-storage.js';
-import type { PetStorage } from './storage/storage.js';
+import type { InsertOnceResult, PetStorage } from './storage/storage.js';
 import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
 
 /** Query of `listPets` [spec 4.1]; `after` is the decided cursor extension. */
@@ -22,10 +23,27 @@ export interface PetPage {
   next: EffectiveListQuery | undefined;
 }
 
+/** Options of createPet beyond the pet itself. */
+export interface CreatePetOptions {
+  /**
+   * The caller's idempotency key [draft-ietf-httpapi-idempotency-key-header-07]: a create repeated
+   * with the same key and the same pet answers the first pet again instead of creating another.
+   * 1 to 255 printable ASCII characters; a fresh UUID per intended pet is the usual choice.
+   */
+  idempotencyKey?: string;
+}
+
+/** What a create did: the pet, and whether it was created earlier under the same idempotency key. */
+export interface CreatePetOutcome {
+  pet: Pet;
+  /** Whether this answer replays an earlier create with the same idempotency key: no pet was created now. */
+  isReplay: boolean;
+}
+
 /** The spec's three operations, shared by the in-process store and the HTTP client. */
 export interface PetstoreApi {
   listPets(query?: ListPetsQuery): Promise<Pet[]>;
-  createPet(input: unknown): Promise<Pet>;
+  createPet(input: unknown, options?: CreatePetOptions): Promise<Pet>;
   getPet(id: number): Promise<Pet>;
 }
 
@@ -39,6 +57,8 @@ export interface PetstoreOptions {
 export interface Petstore extends PetstoreApi {
   /** `listPets` plus the effective query and that of the following page (the HTTP `Link: rel="next"`); `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
+  /** `createPet` plus whether the answer is a replay of an earlier create with the same idempotency key (HTTP marks it `Idempotent-Replayed`). */
+  createPetOutcome(input: unknown, options?: CreatePetOptions): Promise<CreatePetOutcome>;
   /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
   checkReady(): Promise<void>;
   /** Flushes and closes the storage. */
@@ -87,10 +107,68 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id. */
-async function createPet(storage: PetStorage, input: unknown): Promise<Pet> {
+/** Seconds a client is asked to wait (`Retry-After`) before repeating a create whose key is still in flight: the smallest the header can say [RFC 9110 §10.2.3]. */
+export const IN_FLIGHT_RETRY_AFTER = 1;
+
+/** The idempotency keys whose create is under way, per storage: two stores over one storage share them. */
+const keysInFlight = new WeakMap<PetStorage, Set<string>>();
+
+function inFlightOf(storage: PetStorage): Set<string> {
+  let keys = keysInFlight.get(storage);
+  if (keys === undefined) keysInFlight.set(storage, (keys = new Set()));
+  return keys;
+}
+
+/**
+ * A create with an idempotency key [draft-ietf-httpapi-idempotency-key-header-07 §2.6, §2.7]: the
+ * storage stores the pet with the key and fingerprint in one step, or hands back what the key holds.
+ * A key still in flight in this process is a 409 (the draft's answer; across processes the storage
+ * decides, and the later create replays once the first commits); a key used with another pet is a 422.
+ */
+async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Promise<CreatePetOutcome> {
+  if (storage.insertOnce === undefined) {
+    throw new PetstoreError(
+      'idempotency_unsupported',
+      'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without `Idempotency-Key` (a retry may then store a second pet), or configure a storage that has insertOnce()',
+    );
+  }
+  const inFlight = inFlightOf(storage);
+  if (inFlight.has(key)) {
+    throw new PetstoreError(
+      'idempotency_key_in_use',
+      `Cannot create pet: a create with this \`Idempotency-Key\` is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
+      { headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] },
+    );
+  }
+  const fingerprint = fingerprintNewPet(pet);
+  inFlight.add(key);
+  let result: InsertOnceResult;
+  try {
+    result = await storage.insertOnce(pet, { key, fingerprint });
+  } finally {
+    inFlight.delete(key);
+  }
+  const stored = sealed(checkAssignedId(result.pet));
+  if (result.isReplay && result.fingerprint !== fingerprint) {
+    throw new PetstoreError(
+      'idempotency_key_reused',
+      `Cannot create pet: this \`Idempotency-Key\` was already used to create pet ${stored.id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${stored.id}`,
+    );
+  }
+  return { pet: stored, isReplay: result.isReplay };
+}
+
+/** createPet [spec 4.2] and whether it replayed: validates untrusted input, then stores it under a new id, once per idempotency key when one is given. */
+async function createPetOutcome(storage: PetStorage, input: unknown, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
+  const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
-  return sealed(checkAssignedId(await storage.insert(pet)));
+  if (key !== undefined) return createPetOnce(storage, pet, key);
+  return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
+}
+
+/** createPet [spec 4.2]: validates untrusted input, then stores it under a new id (once per idempotency key, when one is given). */
+async function createPet(storage: PetStorage, input: unknown, options?: CreatePetOptions): Promise<Pet> {
+  return (await createPetOutcome(storage, input, options)).pet;
 }
 
 /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
@@ -107,7 +185,8 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
     listPets: (query) => listPets(storage, query),
-    createPet: (input) => createPet(storage, input),
+    createPet: (input, createOptions) => createPet(storage, input, createOptions),
+    createPetOutcome: (input, createOptions) => createPetOutcome(storage, input, createOptions),
     getPet: (id) => getPet(storage, id),
     checkReady: async () => {
       await storage.checkReady?.();
