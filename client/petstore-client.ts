@@ -1,5 +1,5 @@
-import { MAX_LIMIT, PetstoreError, validateNewPet } from '../lib/index.js';
-import type { ListPetsQuery, Pet, PetStatus, PetstoreApi, PetstoreErrorOptions } from '../lib/index.js';
+import { MAX_LIMIT, PetstoreError, validateIdempotencyKey, validateNewPet } from '../lib/index.js';
+import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, Pet, PetStatus, PetstoreApi, PetstoreErrorOptions } from '../lib/index.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';
 import { readDeprecation } from './deprecation.js';
@@ -35,12 +35,13 @@ export interface RequestOptions {
   retry?: RetryOptions | false;
 }
 
-/** Options of `createPet()`. */
-export interface CreatePetOptions extends RequestOptions {
+/** Options of `createPet()`: the engine's, and how the call retries. */
+export interface CreatePetOptions extends RequestOptions, EngineCreatePetOptions {
   /**
    * The `Idempotency-Key` of this create, sent on every attempt, so the server stores the pet once
-   * however many requests reach it. Printable ASCII. Default: a fresh `crypto.randomUUID()` per call;
-   * pass your own to make a create safe to repeat across calls or processes.
+   * however many requests reach it: 1 to 255 printable ASCII characters, as the engine takes.
+   * Default: a fresh `crypto.randomUUID()` per call; pass your own to make a create safe to repeat
+   * across calls or processes.
    */
   idempotencyKey?: string;
 }
@@ -63,15 +64,14 @@ interface Answer extends AnswerSource {
 /** What one request brought back: an answer, or the reason there was none. */
 type Outcome = { answer: Omit<Answer, 'attempts'>; failure?: undefined } | { answer?: undefined; failure: unknown };
 
-/** A Structured Field String [RFC 9651 §3.3.3]: printable ASCII, of which `"` and `\` are escaped. */
-const SF_STRING_CHARACTERS = /^[\x20-\x7e]+$/;
-
-/** The key as a Structured Field String, the form draft-ietf-httpapi-idempotency-key-header §2.1 gives the header. */
-function idempotencyKeyField(key: string): string {
-  if (!SF_STRING_CHARACTERS.test(key)) {
-    throw new PetstoreError('bad_request', 'Cannot create pet: `idempotencyKey` must be one or more printable ASCII characters, as a Structured Field String carries');
-  }
-  return `"${key.replace(/[\\"]/g, '\\$&')}"`;
+/**
+ * The key as a Structured Field String [RFC 9651 §3.3.3], the form draft-ietf-httpapi-idempotency-key-header
+ * §2.1 gives the header: `"` and `\` escaped. A key the engine would refuse is refused here with the
+ * same error, before anything is sent: a character a header cannot carry would make fetch reject,
+ * which would read as a network failure.
+ */
+function idempotencyKeyField(key: unknown): string {
+  return `"${validateIdempotencyKey(key).replace(/[\\"]/g, '\\$&')}"`;
 }
 
 /** A fresh version 4 UUID [RFC 9562 §5.4]: `crypto.randomUUID()`, or the same layout from `crypto.getRandomValues` where that is missing. */
