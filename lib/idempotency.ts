@@ -34,3 +34,31 @@ export function validateIdempotencyKey(key: unknown): string {
   }
   return key;
 }
+
+/** Seconds a client is asked to wait (`Retry-After`) before repeating a create whose key is still in flight: the smallest the header can say [RFC 9110 §10.2.3]. */
+export const IN_FLIGHT_RETRY_AFTER = 1;
+
+/** The refusal of a create with a key on a storage that cannot keep keys (no insertOnce): a 501, rather than a silent duplicate on retry. */
+export function idempotencyUnsupportedError(): PetstoreError {
+  return new PetstoreError(
+    'idempotency_unsupported',
+    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without `Idempotency-Key` (a retry may then store a second pet), or configure a storage that has insertOnce()',
+  );
+}
+
+/** The 409 of a create whose key is still in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7], with `Retry-After`. */
+export function keyInFlightError(): PetstoreError {
+  return new PetstoreError(
+    'idempotency_key_in_use',
+    `Cannot create pet: a create with this \`Idempotency-Key\` is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
+    { headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] },
+  );
+}
+
+/** The 422 of a key already used for another pet [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; `id` is the pet the key holds. */
+export function keyReusedError(id: number): PetstoreError {
+  return new PetstoreError(
+    'idempotency_key_reused',
+    `Cannot create pet: this \`Idempotency-Key\` was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
+  );
+}

@@ -5,8 +5,8 @@ export { ERROR_CODES, PetstoreError, isUnexpectedError, toErrorBody } from './er
 export type { ErrorBody, ErrorCode, ErrorDetail, HeaderList, PetstoreErrorOptions } from './errors.js';
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
 export { PetIndex } from './storage/memory/pet-index.js';
-export { createPetstore, IN_FLIGHT_RETRY_AFTER } from './petstore.js';
-export { fingerprintNewPet, validateIdempotencyKey } from './idempotency.js';
+export { createPetstore } from './petstore.js';
+export { fingerprintNewPet, IN_FLIGHT_RETRY_AFTER, validateIdempotencyKey } from './idempotency.js';
 export type { Petstore, PetstoreOptions } from './petstore.js';
 export { seedPets } from './seed.js';
 export type { SeedReport } from './seed.js';

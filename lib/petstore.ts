@@ -1,5 +1,5 @@
 import { PetstoreError } from './errors.js';
-import { fingerprintNewPet, validateIdempotencyKey } from './idempotency.js';
+import { fingerprintNewPet, idempotencyUnsupportedError, keyInFlightError, keyReusedError, validateIdempotencyKey } from './idempotency.js';
 import { freezePet } from './pet.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createMemoryStorage } from './storage/memory/memory-storage.js';
@@ -107,9 +107,6 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** Seconds a client is asked to wait (`Retry-After`) before repeating a create whose key is still in flight: the smallest the header can say [RFC 9110 §10.2.3]. */
-export const IN_FLIGHT_RETRY_AFTER = 1;
-
 /** The idempotency keys whose create is under way, per storage: two stores over one storage share them. */
 const keysInFlight = new WeakMap<PetStorage, Set<string>>();
 
@@ -126,20 +123,9 @@ function inFlightOf(storage: PetStorage): Set<string> {
  * decides, and the later create replays once the first commits); a key used with another pet is a 422.
  */
 async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Promise<CreatePetOutcome> {
-  if (storage.insertOnce === undefined) {
-    throw new PetstoreError(
-      'idempotency_unsupported',
-      'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without `Idempotency-Key` (a retry may then store a second pet), or configure a storage that has insertOnce()',
-    );
-  }
+  if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
   const inFlight = inFlightOf(storage);
-  if (inFlight.has(key)) {
-    throw new PetstoreError(
-      'idempotency_key_in_use',
-      `Cannot create pet: a create with this \`Idempotency-Key\` is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
-      { headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] },
-    );
-  }
+  if (inFlight.has(key)) throw keyInFlightError();
   const fingerprint = fingerprintNewPet(pet);
   inFlight.add(key);
   let result: InsertOnceResult;
@@ -149,12 +135,7 @@ async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Pro
     inFlight.delete(key);
   }
   const stored = sealed(checkAssignedId(result.pet));
-  if (result.isReplay && result.fingerprint !== fingerprint) {
-    throw new PetstoreError(
-      'idempotency_key_reused',
-      `Cannot create pet: this \`Idempotency-Key\` was already used to create pet ${stored.id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${stored.id}`,
-    );
-  }
+  if (result.isReplay && result.fingerprint !== fingerprint) throw keyReusedError(stored.id);
   return { pet: stored, isReplay: result.isReplay };
 }
 

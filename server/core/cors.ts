@@ -8,15 +8,17 @@ export const CORS_MAX_AGE = 600;
 
 /**
  * Response headers a browser script may read [Fetch standard, CORS-safelisted ones aside]: paging,
- * the new pet's address, the deprecation of `getPet`, the 401 challenge, and the request id.
+ * the new pet's address, the deprecation of `getPet`, the 401 challenge, the request id, the mark of a
+ * replayed create and how long to wait before repeating one still in flight.
  */
-const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id';
+const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, Idempotent-Replayed, Retry-After';
 
 /**
- * Request headers a browser may send: the key, the body's media type, and a request id of its own
- * (a page that sets one to find its request in the server's log needs it allowed too).
+ * Request headers a browser may send: the key, the body's media type, a request id of its own
+ * (a page that sets one to find its request in the server's log needs it allowed too), and the
+ * idempotency key of a create (the typed client sends one with every create).
  */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key';
 
 /** The CORS decisions of one core, built once from its `corsOrigins`. */
 export interface Cors {

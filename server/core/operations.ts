@@ -5,6 +5,7 @@ import type { OperationName } from './routes.js';
 import { readJsonBody } from './body.js';
 import { createRepresentation, representationResponse } from './conditional.js';
 import type { Representation } from './conditional.js';
+import { parseIdempotencyKey, replayHeaders } from './idempotency-key.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import { checkReadiness } from './readiness.js';
@@ -128,9 +129,13 @@ export function createOperations(context: OperationsContext): Record<OperationNa
     },
     createPet: {
       async run(call) {
-        const pet = await store.createPet(await readJsonBody(call.request, { limit: bodyLimit, action: CREATE_ACTION }));
+        // Checked before the body is read, as every check on the request's head [draft-ietf-httpapi-idempotency-key-header-07 §2.7].
+        const idempotencyKey = parseIdempotencyKey(call.request.headers);
+        const body = await readJsonBody(call.request, { limit: bodyLimit, action: CREATE_ACTION });
+        const outcome = await store.createPetOutcome(body, idempotencyKey === undefined ? {} : { idempotencyKey });
+        const { pet } = outcome;
         // Not kept in the cache: a pet just created is not read more than others, and every create would churn it.
-        return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`]);
+        return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`, ...replayHeaders(outcome)]);
       },
     },
     getPet: {

@@ -114,7 +114,8 @@ function parameterField(document: OpenApiDocument, operationId: string, paramete
 /** The console of one operation: its fields, the body prefilled with the first request example, Send, and the box its answer fills. */
 function consoleHtml(document: OpenApiDocument, view: OperationView): string {
   const operationId = escapeHtml(view.operationId);
-  const fields = view.parameters.map((parameter) => parameterField(document, operationId, parameter));
+  // A header parameter (createPet's Idempotency-Key) needs a field that sends it as a header, which the console's own fields do not.
+  const fields = view.parameters.filter((parameter) => parameter.in !== 'header').map((parameter) => parameterField(document, operationId, parameter));
   const media = view.operation.requestBody?.content['application/json'];
   if (media !== undefined) {
     const first = examplesOf(media)[0];
