@@ -119,6 +119,43 @@ describe('PetstoreClient', () => {
     assert.equal(JSON.stringify(bare).includes('requestId'), false, 'never part of the Error body');
   });
 
+  test('PetstoreClient.createPet with the caller\'s key answers the stored pet again, and the server\'s 422 when the key comes with another pet', async () => {
+    client = connect();
+    const pet = await client.createPet({ name: 'Keyed', categoryId: 1 }, { idempotencyKey: 'order-1042' });
+    assert.deepEqual(await client.createPet({ categoryId: 1, name: 'Keyed' }, { idempotencyKey: 'order-1042' }), pet);
+    const reused = await failure(() => client.createPet({ name: 'Other', categoryId: 1 }, { idempotencyKey: 'order-1042' }));
+    assert.deepEqual([reused.code, reused.status, reused.attempts], ['idempotency_key_reused', 422, 1]);
+    assert.equal(requests.length, 3, 'a 422 is not retried');
+    const all = await client.listPets({ limit: 100 });
+    assert.deepEqual(all.filter((listed) => listed.name === 'Keyed'), [pet]);
+    const [first, second] = [await client.createPet({ name: 'Twin', categoryId: 1 }), await client.createPet({ name: 'Twin', categoryId: 1 })];
+    assert.notEqual(first.id, second.id, 'each call has a key of its own');
+  });
+
+  test('PetstoreClient.createPet whose answer is lost on the way back gets the pet the server stored, not a second one', async () => {
+    const lossy = await startTestServer();
+    try {
+      let sent = 0;
+      client = new PetstoreClient({
+        baseUrl: lossy.url,
+        apiKey: API_KEY,
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
+          sent++;
+          // The first two answers reach the server's store but never the caller.
+          if (sent <= 2) throw new TypeError('other side closed');
+          return response;
+        },
+        retry: { sleep: async () => undefined },
+      });
+      const pet = await client.createPet({ name: 'Once', categoryId: 1 });
+      assert.equal(sent, 3);
+      assert.deepEqual(await lossy.store.listPets(), [pet]);
+    } finally {
+      await lossy.close();
+    }
+  });
+
   test('PetstoreClient refuses input JSON cannot carry without sending it, as the engine would', async () => {
     client = connect();
     const cyclic: Record<string, unknown> = { name: 'Loop', categoryId: 1 };
