@@ -49,6 +49,8 @@ export interface PetstoreErrorOptions {
   headers?: HeaderList;
   /** The id of the request, as the server's answer reported it and the client sets it: the id to find in the server's log. */
   requestId?: string;
+  /** How many requests a client sent for the call that failed, as the client sets it. */
+  attempts?: number;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -61,6 +63,8 @@ export class PetstoreError extends Error {
   readonly headers: HeaderList;
   /** The id of the failed request, when a client learned it from the server's answer; never part of the Error body. */
   readonly requestId: string | undefined;
+  /** How many requests the client sent before this failure ended the call; undefined for failures of the engine itself. */
+  readonly attempts: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -70,6 +74,7 @@ export class PetstoreError extends Error {
     this.details = options.details;
     this.headers = options.headers ?? NO_HEADERS;
     this.requestId = options.requestId;
+    this.attempts = options.attempts;
   }
 
   /** The Error body for this error. */
