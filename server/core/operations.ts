@@ -1,6 +1,7 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, validateNewPet } from '../../lib/index.js';
 import type { HeaderList, Petstore } from '../../lib/index.js';
 import { createOpenApiDocument } from '../openapi/index.js';
+import { renderInterfacePage } from '../reference/interface-page.js';
 import { renderReferencePage } from '../reference/page.js';
 import { readJsonBody } from './body.js';
 import { createRepresentation, representationResponse } from './conditional.js';
@@ -45,6 +46,7 @@ interface Operations {
   readonly pages: PageJsonCache;
   readonly openApi: () => Representation;
   readonly referencePage: () => Representation;
+  readonly interfacePage: () => Representation;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -112,6 +114,10 @@ function operationsOf(context: OperationsContext): Operations {
       const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit });
       return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
     }),
+    interfacePage: once(() => {
+      const { html, contentSecurityPolicy } = renderInterfacePage();
+      return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
+    }),
   };
 }
 
@@ -129,5 +135,6 @@ export function createOperations(context: OperationsContext): Record<OperationNa
     },
     getOpenApiDescription: { run: (call) => representationResponse(operations.openApi(), call.request.headers) },
     getReferencePage: { run: (call) => representationResponse(operations.referencePage(), call.request.headers) },
+    getInterfaceText: { run: (call) => representationResponse(operations.interfacePage(), call.request.headers) },
   };
 }

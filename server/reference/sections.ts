@@ -2,7 +2,7 @@ import { ERROR_CODES } from '../../lib/index.js';
 import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
-import { codeBlock, escapeHtml, inlineHtml, jsonBlock } from './html.js';
+import { citedSectionsHtml, codeBlock, INTERFACE_PAGE_PATH, escapeHtml, inlineHtml, jsonBlock } from './html.js';
 import type { OperationView } from './operation-section.js';
 import { constraintsHtml, exampleOf, examplesOf, propertiesOf } from './schema-text.js';
 import type { OpenApiResponse } from '../openapi/types.js';
@@ -142,11 +142,11 @@ export function decisionsSection(decisions: readonly Decision[]): string {
   const items = decisions.map((decision) => `<article class="decision" id="${decision.id}" aria-labelledby="${decision.id}-title">
 <h3 id="${decision.id}-title">${inlineHtml(decision.question)}</h3>
 <p>${inlineHtml(decision.decision)}</p>
-<p class="why"><strong>Why:</strong> ${inlineHtml(decision.reason)} <span class="cite">&#91;spec ${escapeHtml(decision.spec)}]</span></p>
+<p class="why"><strong>Why:</strong> ${inlineHtml(decision.reason)} <span class="cite">&#91;spec ${citedSectionsHtml(escapeHtml(decision.spec))}]</span></p>
 </article>`);
   return `<section id="decisions" aria-labelledby="decisions-title">
 <h2 id="decisions-title">Decisions where the interface is silent</h2>
-<p>The interface leaves these questions open; this server answers them as follows. <code>[spec 4.1]</code> names the section of the interface a decision is about.</p>
+<p>The interface leaves these questions open; this server answers them as follows. <code>[spec 4.1]</code> names the section of <a href="${INTERFACE_PAGE_PATH}">the interface's text</a> a decision is about, and links to it.</p>
 ${items.join('\n')}
 </section>`;
 }

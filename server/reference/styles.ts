@@ -43,6 +43,9 @@ nav.contents ul ul { padding-left: 0.9rem; }
 nav.contents li { margin: 0.2rem 0; }
 nav.contents .try-link { font-size: 0.9rem; }
 nav.contents a { text-decoration: none; }
+nav.contents .sub { padding-left: 0.9rem; }
+.interface-text h2, .interface-text h3 { scroll-margin-top: 0.5rem; }
+.interface-text :target { background: var(--notice); }
 nav.contents a:hover { text-decoration: underline; }
 main { min-width: 0; padding: 1rem 0 4rem; }
 main > section { max-width: 56rem; border-bottom: 1px solid var(--border); padding: 1rem 0 2rem; }
