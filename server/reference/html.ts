@@ -25,13 +25,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** A text made safe for HTML content (not attribute values): only `&`, `<` and `>` mean something there, so quotes stay as they are and the page stays small. */
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /**
  * The HTML of a description from the OpenAPI document: escaped, with each `backticked` span as
  * `<code>`, the only markup the document's texts use, and each citation of the interface linked to
  * its text. Text in backticks is kept as written.
  */
 export function inlineHtml(text: string): string {
-  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : citationsHtml(escapeHtml(part)))).join('');
+  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeText(part)}</code>` : citationsHtml(escapeText(part)))).join('');
 }
 
 /** A description of several paragraphs (blank lines between them) as `<p>` elements. */
@@ -39,12 +44,17 @@ export function paragraphsHtml(text: string): string {
   return text.split(/\n\s*\n/).map((paragraph) => `<p>${inlineHtml(paragraph.trim())}</p>`).join('\n');
 }
 
+/** A date as the interface writes it: `5 December 2030`, in UTC. */
+export function dayText(date: Date): string {
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
 /** A JSON value, indented as the console shows answers, inside `<pre><code>`. */
 export function jsonBlock(value: JsonValue): string {
-  return `<pre class="json"><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
+  return `<pre class="json"><code>${escapeText(JSON.stringify(value, null, 2))}</code></pre>`;
 }
 
 /** A shell command or an HTTP exchange inside `<pre><code>`. */
 export function codeBlock(text: string): string {
-  return `<pre><code>${escapeHtml(text)}</code></pre>`;
+  return `<pre><code>${escapeText(text)}</code></pre>`;
 }
