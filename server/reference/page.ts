@@ -98,7 +98,7 @@ function contentsHtml(views: readonly OperationView[]): string {
  * to get a key; the rules of the server (order of checks, request ids, connection errors) come later.
  */
 function overviewHtml(views: readonly OperationView[], base: string): string {
-  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a>: ${inlineHtml(view.operation.summary)}${view.deprecationHtml === undefined ? '' : ' (deprecated)'}. ${tryLink(view)}</li>`);
+  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a>: ${inlineHtml(view.operation.summary)}${view.deprecationHtml === undefined || /deprecated/i.test(view.operation.summary) ? '' : ' (deprecated)'}. ${tryLink(view)}</li>`);
   return `<section id="overview" aria-labelledby="overview-title">
 <h2 id="overview-title">Start here</h2>
 <p>This page teaches the Petstore interface by letting you call it: each operation below has a console that sends a real request to this server and shows the answer, with the same request in curl, JavaScript and this project's client, ready to copy. You can:</p>
@@ -116,7 +116,7 @@ function keyBarHtml(): string {
   return `<form class="key" id="key-bar" aria-label="Your API key">
 <label for="api-key">API key</label>
 <input id="api-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="api-key-hint">
-<p class="hint" id="api-key-hint">Sent by every console as <code>Authorization: Bearer …</code>, kept in this page's memory only (never stored, never in a URL). <a href="#get-a-key">Where keys come from</a>.</p>
+<p class="hint" id="api-key-hint">Every console sends it as <code>Authorization: Bearer …</code>; kept in this page's memory only. <a href="#get-a-key">Where keys come from</a></p>
 </form>`;
 }
 

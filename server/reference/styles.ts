@@ -85,12 +85,14 @@ summary { cursor: pointer; color: var(--link); }
 figure.example { margin: 0.5rem 0; }
 figcaption { font-size: 0.9rem; color: var(--muted); }
 form.try { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: 1rem; max-width: 48rem; }
-.key { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; max-width: 56rem; margin: 0 0 0.5rem; padding: 0.6rem 0.75rem; background: var(--surface); border: 1px solid var(--border); border-top: 0; border-radius: 0 0 8px 8px; }
+.key { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; max-width: 48rem; margin: 0 0 0.5rem; padding: 0.6rem 0.75rem; background: var(--surface); border: 1px solid var(--border); border-top: 0; border-radius: 0 0 8px 8px; }
 .key label { font-weight: 600; }
-.key input { flex: 1 1 12rem; max-width: 22rem; }
+.key input { flex: 1 1 10rem; max-width: 16rem; }
 .key .hint { margin: 0; flex: 1 1 20rem; font-size: 0.85rem; }
 main [id] { scroll-margin-top: 5.5rem; }
 main.interface-text [id] { scroll-margin-top: 0.5rem; }
+main.interface-text { max-width: 56rem; }
+.result dd .hint { font-family: inherit; }
 #api-key:focus { box-shadow: 0 0 0 3px var(--accent); }
 form.try { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: end; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; }

@@ -303,9 +303,9 @@ describe('the reference page\'s console in Chromium', () => {
       const answer = await send(page, 'listPets');
       const result = resultOf(page, 'listPets');
       for (const [label, text] of [['Copy the body', answer.body], ['Copy the curl request', answer.curl]] as const) {
-        const copy = result.getByRole('button', { name: label });
-        await copy.click();
-        assert.equal(await copy.textContent(), 'Copied', label);
+        await result.getByRole('button', { name: label }).click();
+        // The clipboard answers asynchronously; the button says so once it has.
+        await result.locator(`button.copy[aria-label="${label}"]`, { hasText: /^Copied$/ }).waitFor();
         assert.equal(await page.evaluate('navigator.clipboard.readText()'), text, label);
       }
     }, { permissions: ['clipboard-read', 'clipboard-write'] });
