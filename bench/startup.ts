@@ -7,7 +7,7 @@ async function startupOnce(command: readonly string[]): Promise<number> {
   const started = performance.now();
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'startup-key' },
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'startup-key-0123456' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
@@ -20,7 +20,7 @@ async function startupOnce(command: readonly string[]): Promise<number> {
       });
       child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
     });
-    const response = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer startup-key' } });
+    const response = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer startup-key-0123456' } });
     if (response.status !== 200) throw new Error(`first request answered ${response.status}`);
     await response.text();
     return performance.now() - started;

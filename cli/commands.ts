@@ -1,4 +1,4 @@
-import { ALL_SETTINGS, SETTINGS } from './settings.js';
+import { ALL_SETTINGS, REPAIR_SETTINGS, SETTINGS } from './settings.js';
 import type { AnySetting } from './settings.js';
 
 /** What `--help` says about one command, and which settings it reads. */
@@ -37,11 +37,13 @@ export const COMMANDS = {
     notes: [],
   },
   repair: {
-    summary: 'backs up the data file, cuts it at its first bad record, says what was done, and exits. '
-      + 'No server may be running on the file.',
-    usage: ['petstore-reference repair --data <file>', 'petstore-reference --repair   (its earlier spelling, still accepted)'],
-    settings: [SETTINGS.data, SETTINGS.logLevel],
-    notes: [],
+    summary: 'backs up the data file, cuts it at its first bad record (or, with --salvage, drops only what is damaged), '
+      + 'says what was done, and exits. No server may be running on the file.',
+    usage: ['petstore-reference repair --data <file> [--salvage]'],
+    settings: [REPAIR_SETTINGS.data, REPAIR_SETTINGS.salvage, SETTINGS.logLevel],
+    notes: [
+      'The file as it was is copied to <file>.<time>.bak first. Ids of pets that are dropped stay reserved: no later pet gets them.',
+    ],
   },
 } satisfies Record<string, CommandSpec>;
 

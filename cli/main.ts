@@ -1,13 +1,27 @@
 #!/usr/bin/env node
 // The command line's entry: the only module that reads process.argv and process.env (STYLE rule 3).
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line.js';
 import type { CliIo } from './io.js';
+import { createOutput } from './output.js';
 import { runCli } from './run.js';
 
-/** Exits once stdout has taken what was written before, so piped output (`openapi > file`) is never cut. */
+/** How long the exit waits for readers to take what was written (ms): a reader that stalled must not hold the process. */
+const EXIT_FLUSH_TIMEOUT = 2000;
+
+/**
+ * Exits once stdout and stderr have taken what was written before, so piped output
+ * (`openapi > file`) is never cut; a reader that went away or stalled gets EXIT_FLUSH_TIMEOUT.
+ */
 function exit(code: number): void {
-  process.stdout.write('', () => process.exit(code));
+  process.exitCode = code;
+  let pending = 2;
+  const flushed = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  setTimeout(() => process.exit(code), EXIT_FLUSH_TIMEOUT).unref();
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
 }
 
 /** The version in this package's package.json: two levels up from dist/cli/main.js, one from cli/main.ts. */
@@ -22,10 +36,19 @@ async function packageVersion(): Promise<string> {
   throw new Error('package.json of petstore-reference not found beside the command');
 }
 
+// Neither a reader that went away (EPIPE) nor one that stalls may stop or crash the server.
+const stdout = createOutput(process.stdout);
+const stderr = createOutput(process.stderr);
+
 const io: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
+  stdout: (text) => stdout.write(text),
+  stderr: (text) => stderr.write(text),
+  onDroppedLine(listener) {
+    stdout.onDrop(() => listener('stdout'));
+    stderr.onDrop(() => listener('stderr'));
+  },
   readText: (path) => readFile(path, 'utf8'),
+  fileMode: async (path) => (await stat(path)).mode,
   writeText: (path, text) => writeFile(path, text, 'utf8'),
   onSignal: (signal, handler) => void process.on(signal, handler),
   exit,
@@ -37,7 +60,7 @@ runCli(process.argv.slice(2), process.env, io).then(
     if (code !== undefined) exit(code);
   },
   (error: unknown) => {
-    process.stderr.write(`petstore-reference: ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`petstore-reference: ${error instanceof Error ? error.message : String(error)}\n`);
     exit(error instanceof UsageError ? 2 : 1);
   },
 );

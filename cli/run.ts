@@ -9,7 +9,7 @@ import { createLogWriter } from './log-writer.js';
 import { repairStorage } from './repair-storage.js';
 import { serve } from './serve.js';
 import { readServeConfig } from './serve-config.js';
-import { SETTINGS } from './settings.js';
+import { REPAIR_SETTINGS, SETTINGS } from './settings.js';
 import { DEFAULT_BODY_LIMIT } from '../server/core/body.js';
 
 function isCommandName(name: string): name is CommandName {
@@ -28,18 +28,25 @@ function commandOf(argv: readonly string[]): { name: CommandName; rest: readonly
 
 /** `repair`: repairs the data file and prints what was done. */
 async function repair(configuration: Configuration, io: CliIo): Promise<number> {
-  const dataFile = configuration.value(SETTINGS.data);
+  const dataFile = configuration.value(REPAIR_SETTINGS.data);
   if (dataFile === undefined) throw new UsageError('repair needs --data (or PETSTORE_DATA): the data file to repair');
   const log = createLogWriter({ level: configuration.value(SETTINGS.logLevel), write: (line) => io.stderr(line) });
-  const report = await repairStorage({ dataFile, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: 'file', note }) });
+  const salvage = configuration.value(REPAIR_SETTINGS.salvage);
+  const report = await repairStorage({ dataFile, salvage, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: 'file', note }) });
   io.stdout(`${report}\n`);
   return 0;
 }
 
-/** `petstore-reference conformance …`: the conformance kit's command, loaded only when asked for. */
-async function conformance(argv: readonly string[], io: CliIo): Promise<number> {
-  const { runConformanceCommand } = await import('../conformance/command.js');
-  return runConformanceCommand(argv, { stdout: (text) => io.stdout(text), stderr: (text) => io.stderr(text), writeFile: (path, text) => io.writeText(path, text) });
+/** `petstore-reference conformance …`: the conformance kit's command, loaded only when asked for; its key may come from the environment. */
+async function conformance(argv: readonly string[], env: Environment, io: CliIo): Promise<number> {
+  const { KEY_VARIABLE, runConformanceCommand } = await import('../conformance/command.js');
+  return runConformanceCommand(argv, {
+    stdout: (text) => io.stdout(text),
+    stderr: (text) => io.stderr(text),
+    writeFile: (path, text) => io.writeText(path, text),
+    readFile: (path) => io.readText(path),
+    keyVariable: env[KEY_VARIABLE],
+  });
 }
 
 /**
@@ -57,7 +64,7 @@ export async function runCli(argv: readonly string[], env: Environment, io: CliI
     io.stdout(topHelp());
     return 0;
   }
-  if (first === 'conformance') return conformance(argv.slice(1), io);
+  if (first === 'conformance') return conformance(argv.slice(1), env, io);
   const { name, rest } = commandOf(argv);
   const spec = COMMANDS[name];
   const parsed = parseArguments(name, rest, spec.settings);

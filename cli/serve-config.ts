@@ -1,4 +1,5 @@
 import type { LogLevel } from '../server/node/index.js';
+import { NO_KEY, parseApiKeysVariable } from './api-keys.js';
 import type { KeySource } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { Configuration } from './command-line.js';
@@ -46,13 +47,21 @@ function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
  * the file would still be accepted from the variable, so rotating by the file would not revoke it.
  */
 function readKeySource(configuration: Configuration): KeySource {
-  const keys = configuration.value(SETTINGS.apiKeys) ?? [];
+  const text = configuration.value(SETTINGS.apiKeys);
   const file = configuration.value(SETTINGS.apiKeysFile);
-  if (file !== undefined && keys.length > 0) {
+  if (file !== undefined && text !== undefined) {
     throw new UsageError(`PETSTORE_API_KEYS and ${configuration.sourceOf(SETTINGS.apiKeysFile)} are both set: choose one (a key removed from the file would still be accepted from the variable)`);
   }
   if (file !== undefined) return { kind: 'file', path: file, sourceName: configuration.sourceOf(SETTINGS.apiKeysFile) };
-  return keys.length > 0 ? { kind: 'environment', keys } : { kind: 'generated' };
+  if (text === undefined) return { kind: 'generated' };
+  // Set but giving no key (`PETSTORE_API_KEYS=,`) is a mistake, never a reason to generate one.
+  const reading = parseApiKeysVariable(text);
+  if ('problem' in reading) {
+    throw new UsageError(reading.problem === NO_KEY
+      ? `PETSTORE_API_KEYS ${NO_KEY}: list keys separated by commas, or unset it for a development key`
+      : `PETSTORE_API_KEYS, ${reading.problem}`);
+  }
+  return { kind: 'environment', keys: reading.keys };
 }
 
 /** Reads the `serve` command's configuration: flags first, then the environment, then the defaults. */

@@ -1,11 +1,15 @@
 import { createPetstore, PetstoreError } from '../lib/index.js';
 import type { Petstore } from '../lib/index.js';
 import { createMetrics, instrumentStorage, startServer } from '../server/node/index.js';
-import type { Logger, Metrics, RunningServer, StartServerOptions } from '../server/node/index.js';
-import { createKeyReloader, keysInForce, startingKeys } from './api-keys.js';
-import type { KeysInForce, StartingKeys } from './api-keys.js';
+import { logDropCounterOf } from '../server/node/metrics.js';
+import type { ApiKeys, Logger, Metrics, RunningServer, StartServerOptions } from '../server/node/index.js';
+import { createReloadableKeys, startingKeys } from './api-keys.js';
+import type { KeyFileOptions, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { CliIo, CliSignal } from './io.js';
+import { listenProblem } from './listen-error.js';
+import { createLogLimiter } from './log-limiter.js';
+import type { LogLimiter } from './log-limiter.js';
 import { createLogWriter } from './log-writer.js';
 import { openStorage, storageKindOf } from './open-storage.js';
 import { reasonOf } from './reasons.js';
@@ -24,9 +28,9 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, log:
 }
 
 /** The options of startServer that the configuration decides. */
-function serverOptions(config: ServeConfig, keys: KeysInForce, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
+function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
   return {
-    apiKeys: keys.read,
+    apiKeys,
     port: config.port,
     host: config.host,
     log,
@@ -48,7 +52,8 @@ async function seedAndStart(store: Petstore, seed: SeedFile | undefined, options
 }
 
 /** SIGTERM and SIGINT: fail readiness, keep serving for the delay, then close gracefully and exit. A second signal changes nothing. */
-function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, log: Logger): void {
+function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, limiter: LogLimiter): void {
+  const { log } = limiter;
   let isStopping = false;
   const stop = (signal: CliSignal): void => {
     if (isStopping) return void log({ level: 'info', msg: 'Shutdown already under way', signal });
@@ -56,6 +61,7 @@ function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, 
     log({ level: 'info', msg: 'Signal received', signal, delaySeconds });
     running.close({ delay: Math.round(delaySeconds * 1000) }).then(
       () => {
+        limiter.flush();
         log({ level: 'info', msg: 'Process exiting', signal, code: 0 });
         io.exit(0);
       },
@@ -69,17 +75,19 @@ function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, 
 }
 
 /**
- * SIGHUP: re-reads the key file. Without one there is nothing to re-read, and the signal is only
- * noted, so that a stray `kill -HUP` meant for a reload does not end the server.
+ * The keys the server is given, and SIGHUP: a key file's keys are a function over the keys it re-reads
+ * on SIGHUP. Without a file there is nothing to re-read, and the signal is only noted, so that a stray
+ * `kill -HUP` meant for a reload does not end the server.
  */
-function reloadOnHangup(keys: KeysInForce, config: ServeConfig, io: CliIo, log: Logger): void {
+function keysInForce(config: ServeConfig, keys: StartingKeys, io: CliIo, options: KeyFileOptions): ApiKeys {
   const { keySource } = config;
   if (keySource.kind !== 'file') {
-    io.onSignal('SIGHUP', () => log({ level: 'info', msg: 'SIGHUP ignored: no key file to re-read', signal: 'SIGHUP' }));
-    return;
+    io.onSignal('SIGHUP', () => options.log({ level: 'info', msg: 'SIGHUP ignored: no key file to re-read', signal: 'SIGHUP' }));
+    return keys.apiKeys;
   }
-  const reload = createKeyReloader({ path: keySource.path, readText: io.readText, setApiKeys: keys.replace, log });
-  io.onSignal('SIGHUP', () => void reload());
+  const reloadable = createReloadableKeys(keySource.path, keys.apiKeys, options);
+  io.onSignal('SIGHUP', () => void reloadable.reload());
+  return reloadable.apiKeys;
 }
 
 /**
@@ -105,23 +113,29 @@ function announce(running: RunningServer, config: ServeConfig, keys: StartingKey
  * start (said in a log line); a configuration mistake rejects with a UsageError (status 2).
  */
 export async function serve(config: ServeConfig, io: CliIo): Promise<number | undefined> {
-  const log = createLogWriter({ level: config.logLevel, write: (line) => io.stderr(line) });
-  const keys = await startingKeys(config.keySource, io.readText, log);
+  // A failure repeated on every request (a storage outage) is written once, then counted per interval.
+  const limiter = createLogLimiter(createLogWriter({ level: config.logLevel, write: (line) => io.stderr(line) }));
+  const { log } = limiter;
+  const keyFileOptions: KeyFileOptions = { readText: io.readText, fileMode: io.fileMode, log };
+  const keys = await startingKeys(config.keySource, keyFileOptions);
   const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
   const metrics = config.metrics ? createMetrics() : undefined;
-  const inForce = keysInForce(keys.apiKeys);
+  if (metrics !== undefined) io.onDroppedLine(logDropCounterOf(metrics));
+  const apiKeys = keysInForce(config, keys, io, keyFileOptions);
   let running: RunningServer;
   try {
     const store = await openStore(config, metrics, log);
-    running = await seedAndStart(store, seed, serverOptions(config, inForce, metrics, io, log), log);
+    running = await seedAndStart(store, seed, serverOptions(config, apiKeys, metrics, io, log), log);
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    // A port in use or refused, or an address not on this host: the operator's to fix, said in one line (status 2).
+    const problem = listenProblem(error, config);
+    if (problem !== undefined) throw new UsageError(problem);
     // An expected failure (a damaged data file, an unreachable database) says all in its message; anything else brings its stack.
     log({ level: 'error', msg: 'Startup failed', reason: error instanceof Error ? error.message : String(error), ...(error instanceof PetstoreError ? {} : { error }) });
     return 1;
   }
-  stopOnSignals(running, config.shutdownDelaySeconds, io, log);
-  reloadOnHangup(inForce, config, io, log);
+  stopOnSignals(running, config.shutdownDelaySeconds, io, limiter);
   announce(running, config, keys, io, log);
   return undefined;
 }

@@ -98,8 +98,8 @@ const ORIGINS: Kind<readonly string[] | '*'> = {
   },
 };
 
-/** Keys from the environment: every comma-separated item; none at all means a development key is generated. */
-const KEY_LIST: Kind<readonly string[]> = { hint: '<keys>', accepted: 'a comma-separated list of keys', parse: listItems };
+/** Keys from the environment, as text: cli/api-keys.ts checks them, with messages that never quote a key. */
+const KEY_LIST = text('<keys>', 'a comma-separated list of keys');
 
 /** The levels of the structured log, most severe first: a level writes its own events and those above it. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const satisfies readonly LogLevel[];
@@ -122,12 +122,12 @@ export const SETTINGS = {
   }),
   apiKeys: setting({
     flag: undefined, env: 'PETSTORE_API_KEYS', kind: KEY_LIST, defaultValue: undefined, defaultText: 'a development key, printed once',
-    description: 'Comma-separated keys accepted as "Authorization: Bearer <key>"; list two while rotating. '
+    description: 'Comma-separated keys accepted as "Authorization: Bearer <key>", each 16 or more token68 characters; "#" starts a comment; list two while rotating. '
       + 'No flag: a command line is visible to every user of the machine. Not together with --api-keys-file.',
   }),
   apiKeysFile: setting({
     flag: '--api-keys-file', env: 'PETSTORE_API_KEYS_FILE', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',
-    description: 'File of keys, one per line ("#" starts a comment, blank lines are ignored); SIGHUP re-reads it without a restart.',
+    description: 'File of keys, one per line ("#" starts a comment, blank lines are ignored), readable by its owner only; SIGHUP re-reads it without a restart.',
   }),
   data: setting({
     flag: '--data', env: 'PETSTORE_DATA', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset: in memory',
@@ -169,3 +169,18 @@ export const SETTINGS = {
 
 /** The settings in table order. */
 export const ALL_SETTINGS: readonly AnySetting[] = Object.values(SETTINGS);
+
+/**
+ * The settings of `repair` alone: its `--data`, described as `repair` reads it (required; the
+ * variable is the server's), and `--salvage`.
+ */
+export const REPAIR_SETTINGS = {
+  data: setting({
+    flag: '--data', env: 'PETSTORE_DATA', kind: FILE_NAME, defaultValue: undefined, defaultText: 'none: required',
+    description: 'Path of the data file to repair; no server may have it open.',
+  }),
+  salvage: setting({
+    flag: '--salvage', env: 'PETSTORE_REPAIR_SALVAGE', kind: BOOLEAN, defaultValue: false, defaultText: 'off',
+    description: 'Keep every intact record after the damage, with its id, instead of cutting at the first bad record; the bytes dropped go to a side file.',
+  }),
+};

@@ -12,18 +12,31 @@ export interface CommandIo {
   fetch?: ConformanceFetch;
   /** Writes a file, for `--junit-report`; without it that option is refused. */
   writeFile?(path: string, text: string): Promise<void>;
+  /** Reads a text file, for `--key-file`; without it that option is refused. */
+  readFile?(path: string): Promise<string>;
+  /** The environment's `PETSTORE_CONFORMANCE_KEY`, read by the caller (the command line's entry), when set. */
+  keyVariable?: string | undefined;
 }
+
+/** The environment variable that may hold the key, so it appears neither on the command line nor in a file. */
+export const KEY_VARIABLE = 'PETSTORE_CONFORMANCE_KEY';
 
 const HELP = `petstore-reference conformance: checks a server against the Petstore interface 1.0.0 over HTTP.
 
-Usage: petstore-reference conformance <baseUrl> --key <apiKey> [options]
+Usage: PETSTORE_CONFORMANCE_KEY=<apiKey> petstore-reference conformance <baseUrl> [options]
+       petstore-reference conformance <baseUrl> --key-file <file> [options]
        petstore-reference conformance --list [--level reference] [--only ...] [--skip ...]
 
   <baseUrl>               the server's base URL, version prefix included,
                           e.g. http://127.0.0.1:8080/v1
 
+The key, a key the server accepts, sent as "Authorization: Bearer <apiKey>", comes from one of:
+  PETSTORE_CONFORMANCE_KEY  the environment variable (preferred)
+  --key-file <file>       the first key of this file: one per line, "#" starts a comment
+  --key <apiKey>          the command line, which every user of the machine can see
+A flag beats the variable; --key and --key-file together are refused.
+
 Options:
-  --key <apiKey>          a key the server accepts, sent as "Authorization: Bearer <apiKey>"
   --level spec|reference  spec (default): what the interface states; reference: also this
                           project's documented decisions where the interface is silent
   --only <selector>       run only these checks: an id (auth/missing-key/listPets), a group
@@ -56,7 +69,7 @@ interface CommandLine {
 }
 
 const FLAGS = ['--json', '--list', '--help', '-h'];
-const VALUED = ['--key', '--level', '--only', '--skip', '--timeout', '--junit-report', '--run-id'];
+const VALUED = ['--key', '--key-file', '--level', '--only', '--skip', '--timeout', '--junit-report', '--run-id'];
 
 /** Splits the arguments into positionals, flags and options with values (`--name value` or `--name=value`). */
 function parseCommandLine(argv: readonly string[]): CommandLine {
@@ -109,13 +122,45 @@ function listCommand(line: CommandLine, io: CommandIo): number {
   return 0;
 }
 
+/** The first key of a key file's text: its first line that is not blank once a `#` comment is cut off. */
+function firstKeyOf(text: string): string | undefined {
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const key = (line.split('#', 1)[0] ?? '').trim();
+    if (key !== '') return key;
+  }
+  return undefined;
+}
+
+/** The key to send: from `--key`, `--key-file` or PETSTORE_CONFORMANCE_KEY, in that order; messages never quote it. */
+async function apiKeyOf(line: CommandLine, io: CommandIo): Promise<string> {
+  const flag = line.values.get('--key');
+  const file = line.values.get('--key-file');
+  if (flag !== undefined && file !== undefined) throw new UsageError('--key and --key-file are both given: choose one');
+  if (flag !== undefined) return flag;
+  if (file !== undefined) {
+    const { readFile } = io;
+    if (readFile === undefined) throw new UsageError(`--key-file needs a file system, which this runtime was not given; set ${KEY_VARIABLE} instead`);
+    let text: string;
+    try {
+      text = await readFile(file);
+    } catch (error) {
+      throw new UsageError(`--key-file: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const key = firstKeyOf(text);
+    if (key === undefined) throw new UsageError(`--key-file: ${file} holds no key (only blank lines and comments)`);
+    return key;
+  }
+  const variable = io.keyVariable?.trim();
+  if (variable !== undefined && variable !== '') return variable;
+  throw new UsageError(`--key is missing: a key the server accepts, as --key <apiKey>, --key-file <file> or ${KEY_VARIABLE}`);
+}
+
 /** A run: the results as lines (or JSON), the JUnit report if asked for, and the exit status. */
 async function runCommand(line: CommandLine, io: CommandIo): Promise<number> {
   const [baseUrl, ...extra] = line.positionals;
   if (baseUrl === undefined) throw new UsageError('the base URL is missing, e.g. http://127.0.0.1:8080/v1');
   if (extra.length > 0) throw new UsageError(`one base URL only; also given ${JSON.stringify(extra[0]?.slice(0, 50))}`);
-  const apiKey = line.values.get('--key');
-  if (apiKey === undefined) throw new UsageError('--key is missing: a key the server accepts');
+  const apiKey = await apiKeyOf(line, io);
   const reportPath = line.values.get('--junit-report');
   const { writeFile } = io;
   if (reportPath !== undefined && writeFile === undefined) throw new UsageError('--junit-report needs a file system, which this runtime was not given');

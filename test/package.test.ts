@@ -118,7 +118,7 @@ describe('the packed package', () => {
   test('the packed server starts with plain node on PORT=0 and answers an authenticated request', async () => {
     const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'cli', 'main.js')], {
       cwd: consumer,
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key' },
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key-0123456' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
@@ -132,7 +132,7 @@ describe('the packed package', () => {
         });
         exited.then((code) => fail(new Error(`the packed server exited with ${code} before listening`)));
       });
-      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer packed-key', 'content-type': 'application/json' }, body: '{"name":"Packed","categoryId":1}' });
+      const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer packed-key-0123456', 'content-type': 'application/json' }, body: '{"name":"Packed","categoryId":1}' });
       assert.equal(created.status, 201);
       assert.deepEqual(await created.json(), { id: 1, name: 'Packed', categoryId: 1 });
       assert.equal((await fetch(`${url}/pets`)).status, 401);

@@ -16,7 +16,7 @@ const EMBEDDING = await readFile(join(ROOT, 'docs', 'embedding.md'), 'utf8');
 const SCRIPTS = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** The key the README's server is started with, as its quick start shows. */
-const README_KEY = 'secret-key';
+const README_KEY = 'secret-key-for-dev';
 
 /** The origin the README's samples name; the test's server listens on a free port instead. */
 const README_ORIGIN = 'http://127.0.0.1:8080';

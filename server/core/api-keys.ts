@@ -15,8 +15,6 @@ export type ApiKeys = readonly string[] | (() => readonly string[]);
 export interface Keyring {
   /** Checks an `Authorization` header against the keys in force now. */
   authenticate(authorization: string | undefined): AuthVerdict;
-  /** Puts `keys` in force for the next request; a TypeError naming `caller` for an unusable list, which keeps the old keys. */
-  replace(keys: readonly string[], caller: string): void;
 }
 
 /** Whether a value is a list of the same keys in the same order. */
@@ -31,7 +29,7 @@ function isSameList(keys: unknown, inForce: readonly string[]): boolean {
  * reported again.
  */
 export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | undefined): Keyring {
-  let source = typeof apiKeys === 'function' ? apiKeys : undefined;
+  const source = typeof apiKeys === 'function' ? apiKeys : undefined;
   let inForce = typeof apiKeys === 'function' ? apiKeys() : apiKeys;
   checkApiKeys(caller, inForce);
   let authenticate = createAuthenticator(inForce);
@@ -68,12 +66,6 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
     authenticate(authorization) {
       if (source !== undefined) refresh(source);
       return authenticate(authorization);
-    },
-    replace(keys, replaceCaller) {
-      checkApiKeys(replaceCaller, keys);
-      authenticate = createAuthenticator(keys);
-      inForce = keys;
-      source = undefined;
     },
   };
 }

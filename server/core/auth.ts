@@ -18,14 +18,26 @@ const VERDICT_CACHE_SIZE = 256;
 /** The outcome of checking a request's `Authorization` header. */
 export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
 
+/**
+ * RFC 6750 §2.1: what may follow `Bearer `, the b64token (token68 in RFC 9110 §11.2): letters,
+ * digits and `-._~+/`, then `=` padding. Anything else a client could not send, or not unaltered.
+ */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** What every key must be, for messages: never quoting the key. */
+export const TOKEN68_RULE = 'an RFC 6750 token68: letters, digits and - . _ ~ + / then = padding, with no white space, comma, "#", control or non-ASCII character';
+
+/** Whether a key is an RFC 6750 token68, so a client can send it as `Authorization: Bearer <key>`. */
+export function isToken68(key: string): boolean {
+  return TOKEN68.test(key);
+}
+
 /** Why a list of keys cannot be used, or undefined when it can; the reason never quotes a key. */
 export function apiKeysProblem(apiKeys: unknown): string | undefined {
   if (!Array.isArray(apiKeys)) return '`apiKeys` must be a list of keys';
   if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
   for (const key of apiKeys as readonly unknown[]) {
-    if (typeof key !== 'string' || key.length === 0 || /[\s\u0000-\u001f\u007f]/.test(key)) {
-      return 'every API key must be a non-empty string without white space or control characters';
-    }
+    if (typeof key !== 'string' || !isToken68(key)) return `every API key must be ${TOKEN68_RULE}`;
   }
   return undefined;
 }

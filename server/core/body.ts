@@ -1,4 +1,5 @@
 import { PetstoreError } from '../../lib/index.js';
+import { findJsonSyntaxProblem } from './json-syntax.js';
 import { headerOf } from './request.js';
 import type { RequestBody, RequestHeaders } from './request.js';
 
@@ -94,8 +95,10 @@ export function decodeJsonBody(bytes: Uint8Array, action: string): unknown {
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it could not be parsed';
+  } catch {
+    // The engine's own message differs between V8 and JavaScriptCore; the project's scanner words it the same everywhere.
+    const problem = findJsonSyntaxProblem(text);
+    const reason = problem === undefined ? 'it could not be parsed' : `${problem.reason}, at line ${problem.line}, column ${problem.column}`;
     throw new PetstoreError('invalid_json', `${action}: the body is not valid JSON (${reason})`);
   }
 }

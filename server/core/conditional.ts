@@ -1,7 +1,4 @@
 import type { HeaderList } from '../../lib/index.js';
-import { headerOf } from './request.js';
-import type { RequestHeaders } from './request.js';
-import type { BareResponse } from './response.js';
 import { base64UrlOf } from './base64.js';
 import { sha256 } from './sha256.js';
 
@@ -12,12 +9,12 @@ export interface Representation {
   readonly bytes: Uint8Array;
   /** Every header of the 200, `ETag` and `Content-Length` included. */
   readonly headers: HeaderList;
-  /** The headers a 304 repeats [RFC 9110 §15.4.5]: `ETag` and `Cache-Control`. */
+  /** The headers a 304 repeats [RFC 9110 §15.4.5]: `ETag`, `Cache-Control` and `Vary`. */
   readonly notModifiedHeaders: HeaderList;
 }
 
 /** Caches may keep the answer but must ask again before using it (RFC 9111 §5.2.2.4), so an edit shows at once and costs a 304 otherwise. */
-const REVALIDATE = 'no-cache';
+export const REVALIDATE = 'no-cache';
 
 /** A strong entity tag for a text: the base64url SHA-256 of its UTF-8 bytes, quoted [RFC 9110 §8.8.3]. */
 export function entityTagOf(text: string): string {
@@ -39,25 +36,7 @@ export function matchesIfNoneMatch(ifNoneMatch: string | undefined, entityTag: s
   return false;
 }
 
-/** A text as a representation of `contentType`, with the headers its 200 carries beside the common ones. */
-export function createRepresentation(text: string, contentType: string, headers: HeaderList = []): Representation {
-  const bytes = new TextEncoder().encode(text);
-  const entityTag = entityTagOf(text);
-  return {
-    entityTag,
-    bytes,
-    headers: ['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...headers, 'ETag', entityTag, 'Content-Length', String(bytes.length)],
-    notModifiedHeaders: ['ETag', entityTag, 'Cache-Control', REVALIDATE],
-  };
-}
-
-/**
- * The answer to a GET or HEAD of a representation: 304 without a body when the request's
- * `If-None-Match` matches [RFC 9110 §13.2.2: evaluated for GET and HEAD], otherwise 200.
- */
-export function representationResponse(representation: Representation, requestHeaders: RequestHeaders): BareResponse {
-  if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), representation.entityTag)) {
-    return { status: 304, headers: representation.notModifiedHeaders, body: '' };
-  }
-  return { status: 200, headers: representation.headers, body: representation.bytes };
+/** The headers of a representation's 200: those that describe it, then its validator and its length. */
+export function representationHeaders(descriptive: HeaderList, entityTag: string, bytes: Uint8Array): HeaderList {
+  return [...descriptive, 'ETag', entityTag, 'Content-Length', String(bytes.length)];
 }

@@ -4,7 +4,7 @@ import { createKeyring } from './api-keys.js';
 import type { ApiKeys, Keyring } from './api-keys.js';
 import { UNAUTHORIZED_RESPONSES } from './auth.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
-import { createCors, preflightHeaders } from './cors.js';
+import { createCors, isAllowedOrigin, preflightHeaders } from './cors.js';
 import type { Cors, CorsOrigins } from './cors.js';
 import { errorResponse, isLoggedError, logToConsole } from './error-response.js';
 import { errorEntry } from './log.js';
@@ -156,7 +156,7 @@ function publicBase(context: CoreContext, request: CoreRequest): string {
 
 /** OPTIONS on a known path: `Allow`, and for a CORS preflight from an allowed origin, what the browser asks for. */
 function optionsResponse(stamp: Stamp, request: CoreRequest, match: RouteMatch): BareResponse {
-  const isPreflight = stamp.cors !== undefined && headerOf(request.headers, 'access-control-request-method') !== undefined;
+  const isPreflight = isAllowedOrigin(stamp.cors) && headerOf(request.headers, 'access-control-request-method') !== undefined;
   return emptyResponse(204, isPreflight ? ['Allow', match.allow, ...preflightHeaders(match.allow)] : ['Allow', match.allow]);
 }
 

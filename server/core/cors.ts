@@ -8,20 +8,34 @@ export const CORS_MAX_AGE = 600;
 
 /**
  * Response headers a browser script may read [Fetch standard, CORS-safelisted ones aside]: paging,
- * the new pet's address, the deprecation of `getPet`, the 401 challenge, and the request id.
+ * the new pet's address, the deprecation of `getPet`, the 401 challenge, the request id, and the
+ * entity tag of the description and the page, which a conditional GET sends back.
  */
-const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id';
+const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag';
 
 /**
- * Request headers a browser may send: the key, the body's media type, and a request id of its own
- * (a page that sets one to find its request in the server's log needs it allowed too).
+ * Request headers a browser may send: the key, the body's media type, a request id of its own (a
+ * page that sets one to find its request in the server's log needs it allowed too), and the entity
+ * tag of a conditional GET, which the document advertises with its `ETag` and `304`.
  */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match';
+
+/**
+ * What an answer to an origin that is not allowed (or to a request without `Origin`) carries when
+ * CORS is on: only `Vary: Origin`, because the same URL answers an allowed origin with CORS headers,
+ * and a shared cache must not hand this answer to that origin [Fetch standard, CORS protocol and HTTP caches].
+ */
+const VARY_ONLY: HeaderList = ['Vary', 'Origin'];
 
 /** The CORS decisions of one core, built once from its `corsOrigins`. */
 export interface Cors {
-  /** Headers every answer to this `Origin` carries, or undefined when the origin is not allowed (or absent). */
-  headersFor(origin: string | undefined): HeaderList | undefined;
+  /** Headers every answer to this `Origin` carries: the CORS headers for an allowed origin, otherwise only `Vary: Origin`. */
+  headersFor(origin: string | undefined): HeaderList;
+}
+
+/** Whether the headers headersFor gave are an allowed origin's, which a preflight is answered for. */
+export function isAllowedOrigin(headers: HeaderList | undefined): boolean {
+  return headers !== undefined && headers !== VARY_ONLY;
 }
 
 /** The headers of every answer to an allowed origin; `Vary: Origin` because the answer depends on it. */
@@ -58,9 +72,9 @@ function checkOrigins(caller: string, origins: readonly string[]): void {
 export function createCors(caller: string, origins: CorsOrigins): Cors {
   if (origins === '*') {
     const any = answerHeaders('*');
-    return { headersFor: (origin) => (origin === undefined ? undefined : any) };
+    return { headersFor: (origin) => (origin === undefined ? VARY_ONLY : any) };
   }
   checkOrigins(caller, origins);
   const allowed = new Map(origins.map((origin) => [origin, answerHeaders(origin)]));
-  return { headersFor: (origin) => (origin === undefined ? undefined : allowed.get(origin)) };
+  return { headersFor: (origin) => (origin === undefined ? VARY_ONLY : allowed.get(origin) ?? VARY_ONLY) };
 }

@@ -23,13 +23,19 @@ export function describeError(error: unknown): string {
   }
 }
 
+/** The `msg` of a storage failure's event: one per failed request, so an outage repeats it. */
+export const STORAGE_FAILED_MSG = 'The storage failed; answered 503 unavailable';
+
+/** The `msg` of an unexpected error's event: one per failed request, so a bug on a hot path repeats it. */
+export const UNEXPECTED_ERROR_MSG = 'Unexpected error; answered 500 internal_error';
+
 /**
  * The event for an error whose detail goes to the log rather than to the client: an unexpected one
  * (answered 500) with its stack, or a storage failure (answered 503) with its cause.
  */
 export function errorEntry(error: unknown, requestId: string): LogEntry {
   if (error instanceof PetstoreError && error.status === 503) {
-    return { level: 'warn', msg: 'The storage failed; answered 503 unavailable', requestId, error: error.message, cause: describeError(error.cause) };
+    return { level: 'warn', msg: STORAGE_FAILED_MSG, requestId, error: error.message, cause: describeError(error.cause) };
   }
-  return { level: 'error', msg: 'Unexpected error; answered 500 internal_error', requestId, error: describeError(error) };
+  return { level: 'error', msg: UNEXPECTED_ERROR_MSG, requestId, error: describeError(error) };
 }

@@ -4,8 +4,8 @@ import { createOpenApiDocument } from '../openapi/index.js';
 import { renderInterfacePage } from '../reference/interface-page.js';
 import { renderReferencePage } from '../reference/page.js';
 import { readJsonBody } from './body.js';
-import { createRepresentation, representationResponse } from './conditional.js';
-import type { Representation } from './conditional.js';
+import { createNegotiatedRepresentation } from './compression.js';
+import type { NegotiatedRepresentation } from './compression.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import type { CoreRequest } from './request.js';
@@ -44,9 +44,9 @@ interface Operations {
   readonly bodyLimit: number;
   readonly json: PetJsonCache;
   readonly pages: PageJsonCache;
-  readonly openApi: () => Representation;
-  readonly referencePage: () => Representation;
-  readonly interfacePage: () => Representation;
+  readonly openApi: () => NegotiatedRepresentation;
+  readonly referencePage: () => NegotiatedRepresentation;
+  readonly interfacePage: () => NegotiatedRepresentation;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -92,8 +92,8 @@ async function getPet(operations: Operations, call: OperationCall): Promise<Bare
 }
 
 /** A value built at its first use and kept. */
-function once(build: () => Representation): () => Representation {
-  let built: Representation | undefined;
+function once(build: () => NegotiatedRepresentation): () => NegotiatedRepresentation {
+  let built: NegotiatedRepresentation | undefined;
   return () => (built ??= build());
 }
 
@@ -102,21 +102,22 @@ function operationsOf(context: OperationsContext): Operations {
   const { store, basePath, bodyLimit } = context;
   const json = new PetJsonCache(context.jsonCacheSize);
   // Constant for this core: the description and the page are generated from this one object, each
-  // serialised, encoded and hashed once, at its first request (a few milliseconds a core that never serves them never spends).
+  // serialised, encoded and hashed once, at its first request (a few milliseconds a core that never serves them never spends),
+  // and compressed once per content coding, at the first request that accepts it.
   const document = createOpenApiDocument({ basePath, bodyLimit });
   return {
     store,
     bodyLimit,
     json,
     pages: new PageJsonCache(json),
-    openApi: once(() => createRepresentation(JSON.stringify(document), JSON_TYPE)),
+    openApi: once(() => createNegotiatedRepresentation(JSON.stringify(document), JSON_TYPE)),
     referencePage: once(() => {
       const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit });
-      return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
+      return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
     }),
     interfacePage: once(() => {
       const { html, contentSecurityPolicy } = renderInterfacePage();
-      return createRepresentation(html, HTML_TYPE, ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer']);
+      return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
     }),
   };
 }
@@ -133,8 +134,8 @@ export function createOperations(context: OperationsContext): Record<OperationNa
       // [spec 4.3] deprecated: every answer of this operation, errors included, says so.
       headers: (publicBase) => (publicBase === context.basePath ? defaultDeprecation : deprecationHeaders(publicBase)),
     },
-    getOpenApiDescription: { run: (call) => representationResponse(operations.openApi(), call.request.headers) },
-    getReferencePage: { run: (call) => representationResponse(operations.referencePage(), call.request.headers) },
-    getInterfaceText: { run: (call) => representationResponse(operations.interfacePage(), call.request.headers) },
+    getOpenApiDescription: { run: (call) => operations.openApi().respond(call.request.headers) },
+    getReferencePage: { run: (call) => operations.referencePage().respond(call.request.headers) },
+    getInterfaceText: { run: (call) => operations.interfacePage().respond(call.request.headers) },
   };
 }

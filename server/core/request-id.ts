@@ -5,8 +5,15 @@ import type { RequestHeaders } from './request.js';
 /** The header that carries a request's id, in the answer and, when a client or proxy chose it, in the request. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** An incoming id worth keeping: 1 to 128 visible ASCII characters (0x21–0x7E), so it is safe in a header and a log line. */
-const VALID_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+/**
+ * An incoming id worth keeping: 1 to 64 letters, digits and `. _ : -`. That holds a UUID, a W3C trace
+ * id, a ULID, nginx's `$request_id` and this process's own ids, and nothing that could split a header
+ * or a log line; a JWT (longer) and tokens with `+ / = ~` do not fit.
+ */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The fewest characters an id must share with the request's credential to count as (part of) it. */
+const CREDENTIAL_OVERLAP = 8;
 
 /** Random bytes in the prefix of the ids this process makes: 96 bits, so two processes' ids do not collide. */
 const PREFIX_BYTES = 12;
@@ -30,8 +37,23 @@ export function newRequestId(): string {
   return prefix + counter.toString(36);
 }
 
-/** The id of a request: the one it carries when valid (a proxy's or a client's), otherwise a new one. */
+/**
+ * Whether an id holds the request's own credential, or is part of it: a client that sent its key in
+ * the wrong header must not have it echoed and logged.
+ */
+function holdsCredential(id: string, authorization: string | undefined): boolean {
+  if (authorization === undefined) return false;
+  const token = authorization.replace(/^\S+ +/, '').trim();
+  const [shorter, longer] = id.length <= token.length ? [id, token] : [token, id];
+  return shorter.length >= CREDENTIAL_OVERLAP && longer.includes(shorter);
+}
+
+/**
+ * The id of a request: the one it carries when of the safe form and not its credential (a proxy's or
+ * a client's), otherwise a new one.
+ */
 export function requestIdOf(headers: RequestHeaders): string {
   const incoming = headerOf(headers, 'x-request-id');
-  return incoming !== undefined && VALID_REQUEST_ID.test(incoming) ? incoming : newRequestId();
+  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization'));
+  return isKept ? incoming : newRequestId();
 }

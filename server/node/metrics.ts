@@ -72,12 +72,14 @@ class PetstoreMetrics implements Metrics {
     DURATION_BUCKETS,
   );
   readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
+  readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
   readonly storage = new Histogram('petstore_storage_operation_duration_seconds', 'Time of storage operations, failed ones included, by storage and operation', ['storage', 'operation'], DURATION_BUCKETS);
   readonly #families: readonly MetricFamily[] = [
     this.requests,
     this.durations,
     this.inFlight,
     this.storage,
+    this.logLinesDropped,
     new EventLoopDelay(),
     new Gauge('process_resident_memory_bytes', 'Resident memory of the process (RSS)', () => process.memoryUsage.rss()),
     new Gauge('petstore_heap_used_bytes', 'V8 heap in use', () => process.memoryUsage().heapUsed),
@@ -97,6 +99,19 @@ export function createMetrics(): Metrics {
 function recorderOf(metrics: Metrics, caller: string): PetstoreMetrics {
   if (!(metrics instanceof PetstoreMetrics)) throw new TypeError(`${caller}: \`metrics\` must come from createMetrics()`);
   return metrics;
+}
+
+/** The streams a standalone server's log lines go to. */
+export type LogStream = 'stdout' | 'stderr';
+
+/**
+ * The counter of log lines dropped, for the writer of the logs: each call counts one line dropped on
+ * `stream` into `petstore_log_lines_dropped_total{stream}`. Both series start at 0.
+ */
+export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void {
+  const counter = recorderOf(metrics, 'logDropCounterOf').logLinesDropped;
+  const series = { stdout: counter.series(['stdout']), stderr: counter.series(['stderr']) };
+  return (stream) => void series[stream].value++;
 }
 
 /** What the server records of its requests. */

@@ -1,6 +1,7 @@
 import { INTERFACE_VERSION, VERSION_PATH } from '../../lib/versioning.js';
 import { ERROR_CODES } from '../../lib/errors.js';
-import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions, pathParametersOf } from './operations.js';
+import { allowedMethods } from '../core/routes.js';
+import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions, pathItemDescription, pathParametersOf, TAGS } from './operations.js';
 import type { ErrorCase, OperationDefinition } from './operations.js';
 import { REQUEST_ID_EXAMPLES, sharedErrorExamples } from './examples.js';
 import type { Examples, SharedErrorCode } from './examples.js';
@@ -15,6 +16,9 @@ export interface OpenApiDocumentOptions {
   bodyLimit?: number;
 }
 
+/** Who answers for the interface: its contact in `info` [OpenAPI 3.1 §4.8.3]. */
+const CONTACT = 'The maintainers of petstore-reference';
+
 /** The name of the bearer security scheme [spec 5]. */
 export const SECURITY_SCHEME = 'bearerAuth';
 
@@ -22,13 +26,15 @@ const DESCRIPTION = `The Petstore interface [spec 1–9]: list, add and fetch an
 
 Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
 
-Every answer, errors and 401s included, carries \`X-Request-Id\`: the request's own when it sent one of 1 to 128 visible ASCII characters, otherwise a new one; the server's log lines about the request carry it too.
+Every answer, errors and 401s included, carries \`X-Request-Id\`: the request's own when it sent one of 1 to 64 letters, digits and \`. _ : -\` that is not its bearer token, otherwise a new one; the server's log lines about the request carry it too.
 
-Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`components.responses\`). HEAD is answered wherever GET is, with the same headers and no body (the \`…Head\` operations).`;
+Every error is the Error body with \`status\` equal to the HTTP status. Beside the responses listed per operation, the standalone server answers a request it cannot parse with 400 \`bad_request\`, headers that arrive too slowly with 408 \`request_timeout\`, oversize headers with 431 \`headers_too_large\`, and an \`Expect\` other than \`100-continue\` with 417 \`expectation_failed\` (see \`x-shared-responses\`).
+
+The operations are the spec's three and this description's. HEAD is answered wherever GET is, with the same status and headers and no body, and OPTIONS on every path without a key, with 204 and \`Allow\`; each path's description says so and its \`x-allow\` lists every method it answers. They are not described as operations of their own, so that a client generated from this document has exactly the spec's operations.`;
 
 /** The header every answer carries, errors and 401s included, and the connection layer's answers too. */
 const REQUEST_ID_HEADER: OpenApiHeader = {
-  description: 'The id of the request: the one it sent in `X-Request-Id` when that is 1 to 128 visible ASCII characters, otherwise a new one. The server\'s log lines about the request carry it.',
+  description: 'The id of the request: the one it sent in `X-Request-Id` when that is 1 to 64 letters, digits and `. _ : -` and not its bearer token, otherwise a new one. The server\'s log lines about the request carry it.',
   required: true,
   schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
   examples: REQUEST_ID_EXAMPLES,
@@ -78,13 +84,7 @@ function errorResponse(status: number, cases: readonly ErrorCase[], everyAnswer:
   return withRequestId(response);
 }
 
-/** A response as HEAD answers it: the same status and headers, without the body [RFC 9110 §9.3.2]. */
-function headResponse(response: OpenApiResponse): OpenApiResponse {
-  const { content, ...rest } = response;
-  return content === undefined ? response : { ...rest, description: `${response.description} Without a body (HEAD).` };
-}
-
-/** The responses of one operation, by status: its success, then its failures grouped by HTTP status; bodiless for HEAD. */
+/** The responses of one operation, by status: its success, then its failures grouped by HTTP status. */
 function responsesOf(definition: OperationDefinition): Record<string, OpenApiResponse> {
   const everyAnswer = definition.headersOnEveryAnswer ?? {};
   const byStatus = new Map<number, ErrorCase[]>();
@@ -102,8 +102,7 @@ function responsesOf(definition: OperationDefinition): Record<string, OpenApiRes
   for (const [status, cases] of [...byStatus].sort(([left], [right]) => left - right)) {
     responses[status] = errorResponse(status, cases, everyAnswer);
   }
-  if (definition.method !== 'head') return responses;
-  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, headResponse(response)]));
+  return responses;
 }
 
 /** Groups the operations into path items, in the order of the route table, each declaring its template's parameters. */
@@ -111,7 +110,7 @@ function pathItems(definitions: readonly OperationDefinition[]): Record<string, 
   const paths: Record<string, OpenApiPathItem> = {};
   for (const route of API_ROUTES) {
     const { path } = route;
-    const item: OpenApiPathItem = { description: 'Any other method is a 405 `method_not_allowed` with `Allow` (see `components.responses.MethodNotAllowed`).' };
+    const item: OpenApiPathItem = { description: pathItemDescription(route), 'x-allow': allowedMethods(route) };
     const parameters = pathParametersOf(path);
     if (parameters.length > 0) item.parameters = parameters;
     for (const method of methodsOf(route)) {
@@ -136,6 +135,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
       title: 'Petstore',
       version: INTERFACE_VERSION,
       description: DESCRIPTION,
+      contact: { name: CONTACT },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{
@@ -144,13 +144,14 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}): Ope
       description: 'This server. The production and staging addresses both end in `/v1` [spec 1, 9].',
     }],
     security: [{ [SECURITY_SCHEME]: [] }],
+    tags: [...TAGS],
     paths: pathItems(definitions),
     components: {
       schemas: COMPONENT_SCHEMAS,
-      responses: sharedResponses(basePath),
       securitySchemes: {
         [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <API_KEY>` [spec 5].' },
       },
     },
+    'x-shared-responses': sharedResponses(basePath),
   };
 }

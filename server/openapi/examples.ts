@@ -51,11 +51,13 @@ function petValue(pet: Pet): JsonValue {
   return pet.status === undefined ? { id: pet.id, name: pet.name, categoryId: pet.categoryId } : { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status };
 }
 
-/** The example of an Error answer: the body exactly as the server serialises it. */
-function errorExample(summary: string, body: ErrorBody): OpenApiExample {
+/** The example of an Error answer: the body exactly as the server serialises it, after what the example's description says. */
+function errorExample(summary: string, body: ErrorBody, description?: string): OpenApiExample {
   const { code, message, status, details } = body;
-  if (details === undefined) return { summary, value: { code, message, status } };
-  return { summary, value: { code, message, status, details: details.map((detail) => ({ field: detail.field, message: detail.message })) } };
+  const value: JsonValue = details === undefined
+    ? { code, message, status }
+    : { code, message, status, details: details.map((detail) => ({ field: detail.field, message: detail.message })) };
+  return description === undefined ? { summary, value } : { summary, description, value };
 }
 
 /** The Error body of what a call throws, or undefined when it succeeds: how the engine's own validators word the examples' messages. */
@@ -76,14 +78,14 @@ function single(key: string, summary: string, error: unknown): Examples {
 /** An HTTP/1.1 request without `Host`: every operation's 400 `bad_request` (http/core.ts). */
 export const MISSING_HOST_EXAMPLES: Examples = single(
   'missingHost',
-  'A request without a `Host` header, which HTTP/1.1 requires (RFC 9112 §3.2)',
+  'A request without a Host header, which HTTP/1.1 requires (RFC 9112 §3.2)',
   new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'),
 );
 
 /** The two 401 answers [spec 5.4] (http/auth.ts), keyed like the `WWW-Authenticate` challenge each carries. */
 export const UNAUTHORIZED_EXAMPLES: Examples = {
-  ...single('missingKey', 'Sent without `Authorization` (or with another scheme, or an empty token)', new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`')),
-  ...single('invalidKey', 'Sent with `Authorization: Bearer wrong-key`, a token that matches no key', new PetstoreError('unauthorized', 'The bearer token is not a valid API key')),
+  ...single('missingKey', 'Sent without Authorization (or with another scheme, or an empty token)', new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`')),
+  ...single('invalidKey', 'Sent with Authorization: Bearer wrong-key, a token that matches no key', new PetstoreError('unauthorized', 'The bearer token is not a valid API key')),
 };
 
 /** The challenges of the two 401 answers (RFC 6750 §3), keyed like their bodies. */
@@ -132,15 +134,41 @@ export function deprecationHeaderExamples(basePath: string): Record<'Deprecation
   return {
     Deprecation: fixedHeaderExamples('deprecated', 'Deprecated since 2026-01-01T00:00:00Z, in Unix seconds (RFC 9745)', `@${GET_PET_DEPRECATED_AT}`),
     Sunset: fixedHeaderExamples('sunset', 'Removed on 5 December 2030 (RFC 8594)', GET_PET_SUNSET),
-    Link: fixedHeaderExamples('successor', 'Use the list with its `status` filter instead (RFC 8288)', `<${basePath}/pets>; rel="successor-version"`),
+    Link: fixedHeaderExamples('successor', 'Use the list with its status filter instead (RFC 8288)', `<${basePath}/pets>; rel="successor-version"`),
   };
 }
 
-/** What the request examples of an operation get: the success bodies and headers, and the 400s of the requests refused. */
+/** What the requests of an operation get: the success bodies and headers of its request examples, and the 400s of its refused requests. */
 interface Answers {
   success: Examples;
-  /** The Error examples of the request examples refused; their code is the one the operation answers invalid input with. */
+  /** The Error examples of the refused requests, each describing its request; their code is the one the operation answers invalid input with. */
   rejected: Examples;
+}
+
+/**
+ * A request the server refuses with a 400, shown to learners beside its answer (in the description
+ * of the answer's example) but never as a request example: the OpenAPI Specification says an example
+ * SHOULD match its schema, and tools that replay request examples (Dredd, Schemathesis, Prism) take
+ * them for valid requests.
+ */
+export interface RefusedRequest {
+  operationId: 'listPets' | 'createPet' | 'getPet';
+  /** The key of its answer among the examples of the operation's 400. */
+  key: string;
+  summary: string;
+  method: 'GET' | 'POST';
+  /** The request target below the base path, query included, as sent: `/pets?limit=ten`. */
+  target: string;
+  /** The query and path parameters it sends, by name. */
+  parameters: Readonly<Record<string, string | number>>;
+  /** The JSON body it sends, if any. */
+  body?: JsonValue;
+}
+
+/** The description of the answer to a refused request: the request, as a learner would send it. */
+function requestDescription(basePath: string, request: RefusedRequest): string {
+  const line = `${request.method} ${basePath}${request.target}`;
+  return request.body === undefined ? `The request: \`${line}\`.` : `The request: \`${line}\` with the body \`${JSON.stringify(request.body)}\`.`;
 }
 
 /** The query parameters of `listPets`. */
@@ -154,11 +182,11 @@ interface ListRequest {
 
 /** Requests of `listPets` [spec 4.1], over the pets of EXAMPLE_PETS. */
 const LIST_REQUESTS: Readonly<Record<string, ListRequest>> = {
-  firstPage: { summary: 'A page of two animals; `Link` names the next page', query: { limit: 2 } },
-  nextPage: { summary: 'The page that `Link` named, the animals after id 2: the last page, so without `Link`', query: { limit: 2, after: 2 } },
-  available: { summary: 'Only the available animals, one a page; the next page\'s `Link` keeps the filter', query: { status: 'available', limit: 1 } },
-  limitNotInteger: { summary: '`limit` is not a decimal integer', query: { limit: 'ten' } },
-  unknownStatus: { summary: '`status` is not a PetStatus (the values are case-sensitive)', query: { status: 'Sold' } },
+  firstPage: { summary: 'A page of two animals; Link names the next page', query: { limit: 2 } },
+  nextPage: { summary: 'The page that Link named, the animals after id 2: the last page, so without Link', query: { limit: 2, after: 2 } },
+  available: { summary: 'Only the available animals, one a page; the next page\'s Link keeps the filter', query: { status: 'available', limit: 1 } },
+  limitNotInteger: { summary: 'A limit that is not a decimal integer', query: { limit: 'ten' } },
+  unknownStatus: { summary: 'A status that is not a PetStatus (the values are case-sensitive)', query: { status: 'Sold' } },
 };
 
 /** The answer of the HTTP layer to a `limit` that is not a decimal integer, before the engine sees it (http/query.ts). */
@@ -171,12 +199,23 @@ export interface ListPetsExamples extends Answers {
   links: HeaderExamples;
 }
 
-/** The examples of one query parameter: its value in each request that sends it. */
+/** The Error a `listPets` query gets, or undefined when it is accepted. */
+function listRejection(query: ListRequest['query']): ErrorBody | undefined {
+  return typeof query.limit === 'string' ? LIMIT_NOT_DECIMAL : rejectionOf(() => validateListQuery(query));
+}
+
+/** The examples of one query parameter: its value in each accepted request that sends it. */
 function parameterExamples(name: ListParameter): Examples {
   return Object.fromEntries(Object.entries(LIST_REQUESTS).flatMap(([key, { summary, query }]) => {
     const value = query[name];
-    return value === undefined ? [] : [[key, { summary, value }]];
+    return value === undefined || listRejection(query) !== undefined ? [] : [[key, { summary, value }]];
   }));
+}
+
+/** A request of LIST_REQUESTS as a RefusedRequest. */
+function refusedListRequest(key: string, { summary, query }: ListRequest): RefusedRequest {
+  const search = Object.entries(query).map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&');
+  return { operationId: 'listPets', key, summary, method: 'GET', target: `/pets?${search}`, parameters: query };
 }
 
 /** The examples of `listPets` [spec 4.1]: each request's parameters, and the page the store of EXAMPLE_PETS answers, or the Error. */
@@ -187,10 +226,11 @@ export function listPetsExamples(basePath: string): ListPetsExamples {
     links: {},
     rejected: {},
   };
-  for (const [key, { summary, query }] of Object.entries(LIST_REQUESTS)) {
-    const rejection = typeof query.limit === 'string' ? LIMIT_NOT_DECIMAL : rejectionOf(() => validateListQuery(query));
+  for (const [key, request] of Object.entries(LIST_REQUESTS)) {
+    const { summary, query } = request;
+    const rejection = listRejection(query);
     if (rejection !== undefined) {
-      examples.rejected[key] = errorExample(summary, rejection);
+      examples.rejected[key] = errorExample(summary, rejection, requestDescription(basePath, refusedListRequest(key, request)));
       continue;
     }
     const wanted = validateListQuery(query);
@@ -210,11 +250,16 @@ export function listPetsExamples(basePath: string): ListPetsExamples {
 /** Request bodies of `createPet` [spec 4.2]; the engine's validator decides which are accepted and words the refusals. */
 const CREATE_REQUESTS: Readonly<Record<string, { summary: string; body: JsonValue }>> = {
   valid: { summary: 'A NewPet with every field', body: { name: 'Bella', categoryId: 2, status: 'pending' } },
-  withoutStatus: { summary: 'A NewPet without `status`, which then stays absent: there is no default', body: { name: 'Milo', categoryId: 1 } },
-  missingName: { summary: 'Without the required `name`', body: { categoryId: 1, status: 'available' } },
-  wrongStatus: { summary: 'A `status` that is not a PetStatus (the values are case-sensitive)', body: { name: 'Rex', categoryId: 1, status: 'Available' } },
-  severalProblems: { summary: 'Three problems at once, each listed in `details`: an `id`, an empty `name`, a `categoryId` sent as a string', body: { id: 7, name: '', categoryId: '1' } },
+  withoutStatus: { summary: 'A NewPet without status, which then stays absent: there is no default', body: { name: 'Milo', categoryId: 1 } },
+  missingName: { summary: 'Without the required name', body: { categoryId: 1, status: 'available' } },
+  wrongStatus: { summary: 'A status that is not a PetStatus (the values are case-sensitive)', body: { name: 'Rex', categoryId: 1, status: 'Available' } },
+  severalProblems: { summary: 'Three problems at once, each listed in details: an id, an empty name, a categoryId sent as a string', body: { id: 7, name: '', categoryId: '1' } },
 };
+
+/** A body of CREATE_REQUESTS as a RefusedRequest. */
+function refusedCreateRequest(key: string, summary: string, body: JsonValue): RefusedRequest {
+  return { operationId: 'createPet', key, summary, method: 'POST', target: '/pets', parameters: {}, body };
+}
 
 /** The examples of `createPet` [spec 4.2]: the bodies, their answers, and the answers a JSON body cannot provoke. */
 export interface CreatePetExamples extends Answers {
@@ -237,17 +282,17 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
     payloadTooLarge: single('tooLarge', `A body larger than ${bodyLimit} bytes`, new PetstoreError('payload_too_large', `${CREATE_ACTION}: the body must be at most ${bodyLimit} bytes`)),
     unsupportedMediaType: single(
       'notJson',
-      'Sent as `Content-Type: text/plain`',
+      'Sent as Content-Type: text/plain',
       new PetstoreError('unsupported_media_type', `${CREATE_ACTION}: send the body as \`Content-Type: application/json\`, not \`text/plain\``),
     ),
   };
   for (const [key, { summary, body }] of Object.entries(CREATE_REQUESTS)) {
-    examples.requestBody[key] = { summary, value: body };
     const rejection = rejectionOf(() => validateNewPet(body));
     if (rejection !== undefined) {
-      examples.rejected[key] = errorExample(summary, rejection);
+      examples.rejected[key] = errorExample(summary, rejection, requestDescription(basePath, refusedCreateRequest(key, summary, body)));
       continue;
     }
+    examples.requestBody[key] = { summary, value: body };
     examples.success[key] = { summary: `${summary}: stored under the next id`, value: petValue(freezePet(NEXT_ID, validateNewPet(body))) };
     examples.locations[key] = { summary: 'Where the new animal is', value: `${basePath}/pets/${NEXT_ID}` };
   }
@@ -262,20 +307,34 @@ const UNKNOWN_ID = 999;
 export const PET_ID_EXAMPLES: Examples = {
   found: { summary: 'An animal that exists', value: FOUND_PET.id },
   unknownId: { summary: 'An id no animal has', value: UNKNOWN_ID },
-  notInteger: { summary: 'Not a decimal integer', value: 'abc' },
 };
 
-/** The examples of `getPet` [spec 4.3]: the Pet or Error each `petId` of PET_ID_EXAMPLES gets. */
+/** A `petId` that is not a decimal integer, which `getPet` refuses. */
+const REFUSED_PET_ID: RefusedRequest = { operationId: 'getPet', key: 'notInteger', summary: 'Not a decimal integer', method: 'GET', target: '/pets/abc', parameters: { petId: 'abc' } };
+
+/** The examples of `getPet` [spec 4.3]: the Pet or Error each `petId` of PET_ID_EXAMPLES gets, and the refused one's. */
 export interface GetPetExamples extends Answers {
   notFound: Examples;
 }
 
-/** The answers `getPet` gives each `petId` of PET_ID_EXAMPLES. */
-export const GET_PET_EXAMPLES: GetPetExamples = {
-  success: { found: { summary: 'An animal that exists', value: petValue(FOUND_PET) } },
-  rejected: single('notInteger', 'Not a decimal integer', new PetstoreError('invalid_parameter', `${GET_ACTION}: \`petId\` must be a decimal integer, not "abc"`)),
-  notFound: single('unknownId', 'An id no animal has', new PetstoreError('not_found', `Pet ${UNKNOWN_ID} was not found`)),
-};
+/** The answers `getPet` gives each `petId` of PET_ID_EXAMPLES, and the one it refuses. */
+export function getPetExamples(basePath: string): GetPetExamples {
+  const notInteger = new PetstoreError('invalid_parameter', `${GET_ACTION}: \`petId\` must be a decimal integer, not "abc"`);
+  return {
+    success: { found: { summary: 'An animal that exists', value: petValue(FOUND_PET) } },
+    rejected: { [REFUSED_PET_ID.key]: errorExample(REFUSED_PET_ID.summary, toErrorBody(notInteger), requestDescription(basePath, REFUSED_PET_ID)) },
+    notFound: single('unknownId', 'An id no animal has', new PetstoreError('not_found', `Pet ${UNKNOWN_ID} was not found`)),
+  };
+}
+
+/** Every request of the examples that the server refuses with a 400, in the order of the operations: kept out of the request examples, each described in its answer's example. */
+export function refusedRequests(): RefusedRequest[] {
+  const list = Object.entries(LIST_REQUESTS).filter(([, { query }]) => listRejection(query) !== undefined).map(([key, request]) => refusedListRequest(key, request));
+  const create = Object.entries(CREATE_REQUESTS)
+    .filter(([, { body }]) => rejectionOf(() => validateNewPet(body)) !== undefined)
+    .map(([key, { summary, body }]) => refusedCreateRequest(key, summary, body));
+  return [...list, ...create, REFUSED_PET_ID];
+}
 
 /** The body of `getOpenApiDescription`, abridged to what its schema describes. */
 export const DESCRIPTION_EXAMPLES: Examples = {
@@ -293,17 +352,17 @@ export function sharedErrorExamples(basePath: string): Record<SharedErrorCode, E
   return {
     not_found: single(
       'unknownPath',
-      `\`GET ${basePath}/store/orders\`, a path the spec names but does not describe [spec 4.4]`,
+      `GET ${basePath}/store/orders, a path the spec names but does not describe [spec 4.4]`,
       new PetstoreError('not_found', `There is no resource at ${JSON.stringify(`${basePath}/store/orders`)}`),
     ),
-    method_not_allowed: single('deletePets', `\`DELETE ${basePath}/pets\``, new PetstoreError('method_not_allowed', `DELETE is not allowed here; allowed: ${allowOf('/pets')}`)),
-    bad_request: single('malformedRequest', 'A request line that is not HTTP: `GARBAGE`', new PetstoreError('bad_request', 'The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)')),
+    method_not_allowed: single('deletePets', `DELETE ${basePath}/pets`, new PetstoreError('method_not_allowed', `DELETE is not allowed here; allowed: ${allowOf('/pets')}`)),
+    bad_request: single('malformedRequest', 'A request line that is not HTTP: GARBAGE', new PetstoreError('bad_request', 'The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)')),
     request_timeout: single(
       'requestTimeout',
       `Request headers that did not arrive within 10 s (${NOT_REPLAYABLE}: it takes a silent client)`,
       new PetstoreError('request_timeout', 'The request was not received in time'),
     ),
-    expectation_failed: single('unknownExpectation', 'Sent with `Expect: teapot`', new PetstoreError('expectation_failed', 'Only `Expect: 100-continue` is supported, not "teapot"')),
+    expectation_failed: single('unknownExpectation', 'Sent with Expect: teapot', new PetstoreError('expectation_failed', 'Only `Expect: 100-continue` is supported, not "teapot"')),
     headers_too_large: single('headersTooLarge', 'Request headers of more than 16 KiB', new PetstoreError('headers_too_large', 'The request headers are too large')),
   };
 }

@@ -5,12 +5,12 @@ import { allowedMethods, ROUTES } from '../core/routes.js';
 import type { Route } from '../core/routes.js';
 import type { DatabaseAction } from '../../lib/storage/postgres/failures.js';
 import {
-  allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, GET_PET_EXAMPLES, INTERNAL_ERROR_EXAMPLES,
+  allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, getPetExamples, INTERNAL_ERROR_EXAMPLES,
   listPetsExamples, MISSING_HOST_EXAMPLES, PET_ID_EXAMPLES, UNAUTHORIZED_EXAMPLES, unavailableExamples, UNSTATED_BODY_LIMIT,
 } from './examples.js';
 import type { Examples } from './examples.js';
 import { schemaRef } from './schemas.js';
-import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
+import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse, OpenApiTag } from './types.js';
 
 /** One way an operation fails: the Error `code` it answers with, when, and examples of the bodies it sends. */
 export interface ErrorCase {
@@ -107,14 +107,30 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
 /** The routes of the interface (neither the standalone server's own nor the reference page are part of it), in the order the document lists them. */
 export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.isDescribed !== false);
 
-/** The OpenAPI methods of a route: its operations', HEAD wherever GET is [RFC 9110 §9.3.2], and OPTIONS. */
+/** The OpenAPI operations of a route: its GET and POST; HEAD and OPTIONS are stated by pathItemDescription instead. */
 export function methodsOf(route: Route): OpenApiMethod[] {
   const methods: OpenApiMethod[] = [];
-  if (route.operations.GET !== undefined) methods.push('get', 'head');
+  if (route.operations.GET !== undefined) methods.push('get');
   if (route.operations.POST !== undefined) methods.push('post');
-  methods.push('options');
   return methods;
 }
+
+/**
+ * The description of a route's path item: the methods answered beside its operations. HEAD and
+ * OPTIONS are stated here and in `x-allow`, not as operations, so that a client generated from the
+ * document has exactly the spec's operations (and the description's), not a method per HEAD and
+ * OPTIONS that nobody calls.
+ */
+export function pathItemDescription(route: Route): string {
+  const head = route.operations.GET === undefined ? '' : '`HEAD` is answered as `GET` is, with the same status and headers and no body (RFC 9110 §9.3.2). ';
+  return `${head}\`OPTIONS\` is answered without a key: 204 with \`Allow: ${allowedMethods(route)}\`. Any other method is a 405 \`method_not_allowed\` with the same \`Allow\` (see \`x-shared-responses.MethodNotAllowed\`).`;
+}
+
+/** The groups of the operations [OpenAPI 3.1 §4.8.22], in alphabetical order. */
+export const TAGS: readonly OpenApiTag[] = [
+  { name: 'openapi', description: 'This description of the interface, served without a key.' },
+  { name: 'pets', description: 'The animals of the store: list, add and fetch them [spec 4.1–4.3].' },
+];
 
 /** The parameters path templates use, by name; declared on the path item, so every method of the path shares them. */
 const PATH_PARAMETERS: Readonly<Record<string, OpenApiParameter>> = {
@@ -137,46 +153,6 @@ export function pathParametersOf(path: string): OpenApiParameter[] {
   });
 }
 
-/** The thing a route's operations act on, from their names (`listPets` → `pets`, `getPet` → `pet`), to name its OPTIONS. */
-function resourceOf(route: Route): string {
-  const noun = (route.operations.GET ?? route.operations.POST ?? '').replace(/^[a-z]+/, '');
-  return noun.charAt(0).toLowerCase() + noun.slice(1);
-}
-
-/** OPTIONS on a path: the allowed methods, without a key, since they reveal nothing. */
-function optionsOperation(route: Route): OperationDefinition {
-  return {
-    path: route.path,
-    method: 'options',
-    operation: { operationId: `${resourceOf(route)}Options`, summary: 'The methods this path answers', security: [] },
-    success: {
-      status: 204,
-      response: {
-        description: 'No body; the allowed methods are in `Allow`. Answered without a key.',
-        headers: {
-          Allow: { description: 'The methods of this path (RFC 9110 §10.2.1).', required: true, schema: { type: 'string', const: allowedMethods(route) }, examples: allowExamples(route.path) },
-        },
-      },
-    },
-    errors: [MISSING_HOST],
-  };
-}
-
-/** HEAD on a path with GET: the same checks, statuses and headers, without a body [RFC 9110 §9.3.2]. */
-function headOperation(get: OperationDefinition): OperationDefinition {
-  const { operationId, summary } = get.operation;
-  return {
-    ...get,
-    method: 'head',
-    operation: {
-      ...get.operation,
-      operationId: `${operationId}Head`,
-      summary: `${summary}: headers only`,
-      description: `The answer of \`${operationId}\` without its body [RFC 9110 §9.3.2]: the same parameters, statuses and headers, \`Content-Length\` included. Without the Error body, a failure shows only its status.`,
-    },
-  };
-}
-
 /** `listPets` [spec 4.1]: a page of animals, filtered by status, with a cursor beyond the spec. */
 function listPets(basePath: string): OperationDefinition {
   const examples = listPetsExamples(basePath);
@@ -186,7 +162,8 @@ function listPets(basePath: string): OperationDefinition {
     operation: {
       operationId: 'listPets',
       summary: 'List animals',
-      description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored. HEAD (\`listPetsHead\`) answers the same headers without a body.`,
+      tags: ['pets'],
+      description: `Returns a page of animals in ascending \`id\` order [spec 4.1]. When more animals match, \`Link: rel="next"\` names the next page; the body stays the spec's plain array. Unknown query parameters are ignored.`,
       parameters: [
         {
           name: 'limit',
@@ -247,6 +224,7 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
     operation: {
       operationId: 'createPet',
       summary: 'Add an animal',
+      tags: ['pets'],
       description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
       requestBody: {
         description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
@@ -276,7 +254,11 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
         examples: examples.rejected,
       },
       UNAUTHORIZED,
-      { code: 'payload_too_large', when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting.`, examples: examples.payloadTooLarge },
+      {
+        code: 'payload_too_large',
+        when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting. The rest of the body is not read, so the server closes the connection after this answer.`,
+        examples: examples.payloadTooLarge,
+      },
       { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.', examples: examples.unsupportedMediaType },
       INTERNAL_ERROR,
       unavailable('store the pet'),
@@ -286,7 +268,7 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
 
 /** `getPet` [spec 4.3, 9]: one animal by id; deprecated, and every answer after authentication says so. */
 function getPet(basePath: string): OperationDefinition {
-  const examples = GET_PET_EXAMPLES;
+  const examples = getPetExamples(basePath);
   const headerExamples = deprecationHeaderExamples(basePath);
   return {
     path: '/pets/{petId}',
@@ -294,7 +276,8 @@ function getPet(basePath: string): OperationDefinition {
     operation: {
       operationId: 'getPet',
       summary: 'Get an animal (deprecated)',
-      description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`. HEAD (\`getPetHead\`) answers the same headers without a body.`,
+      tags: ['pets'],
+      description: `Deprecated [spec 4.3, 9]: removed on 5 December 2030; use \`GET ${basePath}/pets\` with the \`status\` filter. Every answer of this operation after authentication, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link: rel="successor-version"\`.`,
       deprecated: true,
     },
     success: jsonSuccess(200, { description: 'The animal [spec 4.3].', schema: 'Pet', examples: examples.success }),
@@ -331,10 +314,29 @@ function getPet(basePath: string): OperationDefinition {
 
 /** The entity tag of the document's bytes, for `If-None-Match` [RFC 9110 §8.8.3]. */
 const ENTITY_TAG_HEADER: OpenApiHeader = {
-  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
+  description: 'A strong entity tag of the document\'s bytes (base64url SHA-256 of the uncompressed text, with `-gzip` or `-br` appended for a compressed representation, so each has its own); send it back in `If-None-Match` to get a 304 while the document is unchanged.',
   required: true,
-  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}"$' },
-  examples: { sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' } },
+  schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}(-gzip|-br)?"$' },
+  examples: {
+    sample: { summary: 'The tag of one version of this document', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g"' },
+    gzip: { summary: 'The tag of the same version, gzip-compressed', value: '"m3Yq0h8Vt7c2Lq9nX4pT1bF6sK5dR0wJ8uE2yH7aZ3g-gzip"' },
+  },
+};
+
+/** The answer depends on `Accept-Encoding` [RFC 9110 §12.5.5]; `Origin` too while CORS is on. */
+const VARY_HEADER: OpenApiHeader = {
+  description: 'The document is sent compressed when the request accepts it, so caches keep one copy per `Accept-Encoding` (and per `Origin` while CORS is on).',
+  required: true,
+  schema: { type: 'string', pattern: 'Accept-Encoding' },
+  examples: { encoding: { summary: 'One copy per accepted coding', value: 'Accept-Encoding' } },
+};
+
+/** The coding of a compressed document [RFC 9110 §8.4]. */
+const CONTENT_ENCODING_HEADER: OpenApiHeader = {
+  description: 'Present when the document is compressed: `br` or `gzip`, whichever the request\'s `Accept-Encoding` prefers among those the server can produce (gzip everywhere; br where the runtime\'s `CompressionStream` has brotli).',
+  required: false,
+  schema: { type: 'string', enum: ['br', 'gzip'] },
+  examples: { gzip: { summary: 'Compressed with gzip', value: 'gzip' } },
 };
 
 /** Caches may keep the document but must ask before reusing it [RFC 9111 §5.2.2.4]. */
@@ -353,14 +355,15 @@ function getOpenApiDescription(): OperationDefinition {
     operation: {
       operationId: 'getOpenApiDescription',
       summary: 'This description',
-      description: 'The OpenAPI 3.1 description of the interface, served without a key. HEAD (`getOpenApiDescriptionHead`) answers the same headers without a body. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
+      tags: ['openapi'],
+      description: 'The OpenAPI 3.1 description of the interface, served without a key, compressed when the request accepts gzip or br. Sent with an `ETag`; a request whose `If-None-Match` names it (or is `*`) gets a 304 without a body.',
       security: [],
     },
     success: {
       status: 200,
       response: {
         description: 'This document.',
-        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER, Vary: VARY_HEADER, 'Content-Encoding': CONTENT_ENCODING_HEADER },
         content: { 'application/json': { schema: schemaRef('OpenApiDescription'), examples: DESCRIPTION_EXAMPLES } },
       },
     },
@@ -368,17 +371,15 @@ function getOpenApiDescription(): OperationDefinition {
       status: 304,
       response: {
         description: 'The request\'s `If-None-Match` names this document\'s `ETag` (or is `*`): the copy the client holds is current, and no body is sent (RFC 9110 §13.1.2).',
-        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER },
+        headers: { ETag: ENTITY_TAG_HEADER, 'Cache-Control': REVALIDATE_HEADER, Vary: VARY_HEADER },
       },
     },
     errors: [MISSING_HOST],
   };
 }
 
-/** Every operation of the interface [spec 4], as the HTTP handler answers it: HEAD beside each GET, OPTIONS on each path. */
+/** Every operation of the interface [spec 4] and the description's, as the HTTP handler answers them. */
 export function operationDefinitions(context: OperationContext): OperationDefinition[] {
   const { basePath, bodyLimit } = context;
-  const definitions = [listPets(basePath), createPet(basePath, bodyLimit), getPet(basePath), getOpenApiDescription()];
-  const heads = definitions.filter((definition) => definition.method === 'get').map(headOperation);
-  return [...definitions, ...heads, ...API_ROUTES.map(optionsOperation)];
+  return [listPets(basePath), createPet(basePath, bodyLimit), getPet(basePath), getOpenApiDescription()];
 }

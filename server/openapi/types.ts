@@ -4,9 +4,11 @@ export type JsonValue = string | number | boolean | null | readonly JsonValue[] 
 /** A JSON Schema 2020-12 object, the dialect of OpenAPI 3.1 schemas. */
 export type JsonSchema = { readonly [keyword: string]: JsonValue };
 
-/** An example of a body or parameter [OpenAPI 3.1 §4.8.19]: what it shows, and the value itself, inline. */
+/** An example of a body or parameter [OpenAPI 3.1 §4.8.19]: what it shows (plain text), and the value itself, inline. */
 export interface OpenApiExample {
   summary: string;
+  /** More about the example, in CommonMark: for the answer to a refused request, the request itself. */
+  description?: string;
   value: JsonValue;
 }
 
@@ -64,6 +66,7 @@ export type OpenApiSecurityRequirement = Record<string, string[]>;
 export interface OpenApiOperation {
   operationId?: string;
   summary: string;
+  tags?: string[];
   description?: string;
   deprecated?: boolean;
   security?: OpenApiSecurityRequirement[];
@@ -72,22 +75,44 @@ export interface OpenApiOperation {
   responses: Record<string, OpenApiResponse>;
 }
 
-/** The HTTP methods this interface answers, as OpenAPI names them. */
-export type OpenApiMethod = 'get' | 'head' | 'post' | 'options';
+/**
+ * The methods the document describes as operations, as OpenAPI names them: the spec's three
+ * operations and the description are GETs and a POST. HEAD and OPTIONS are answered too, but are
+ * stated in each path item's description and `x-allow`, not as operations, so that a client generated
+ * from the document has exactly the spec's operations.
+ */
+export type OpenApiMethod = 'get' | 'post';
 
 /** The operations on one path, with the parameters its template declares [OpenAPI 3.1 §4.8.9]. */
-export type OpenApiPathItem = { description: string; parameters?: OpenApiParameter[] } & Partial<Record<OpenApiMethod, OpenApiOperation>>;
+export type OpenApiPathItem = {
+  description: string;
+  parameters?: OpenApiParameter[];
+  /** Every method the path answers, as the server's `Allow` lists them, HEAD and OPTIONS included (RFC 9110 §10.2.1). */
+  'x-allow': string;
+} & Partial<Record<OpenApiMethod, OpenApiOperation>>;
+
+/** A group of operations [OpenAPI 3.1 §4.8.22]. */
+export interface OpenApiTag {
+  name: string;
+  description: string;
+}
 
 /** An OpenAPI 3.1 document, as far as this interface needs one. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  info: { title: string; version: string; description: string; contact: { name: string }; license: { name: string; identifier: string } };
   servers: { url: string; description: string }[];
   security: OpenApiSecurityRequirement[];
+  tags: OpenApiTag[];
   paths: Record<string, OpenApiPathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
-    responses: Record<string, OpenApiResponse>;
     securitySchemes: Record<string, { type: 'http'; scheme: string; description: string }>;
   };
+  /**
+   * The answers no operation owns, by name: an unknown path, another method, and what the
+   * connection layer sends. An extension, since OpenAPI has no place for responses outside an
+   * operation, and unreferenced `components.responses` are what linters flag as unused.
+   */
+  'x-shared-responses': Record<string, OpenApiResponse>;
 }

@@ -30,10 +30,11 @@ export interface OperationView {
 /** Headers every answer carries, explained once on the page rather than under each response. */
 const EVERYWHERE = new Set(['X-Request-Id']);
 
-/** An example as a figure: its summary as the caption, its value as indented JSON. */
+/** An example as a figure: its summary as the caption (with its description, such as the request a 400 answers), its value as indented JSON. */
 function exampleHtml(example: DocumentExample): string {
-  const caption = example.summary ?? example.key;
-  return `<figure class="example"><figcaption>${inlineHtml(caption)}</figcaption>${jsonBlock(example.value)}</figure>`;
+  const caption = escapeHtml(example.summary ?? example.key);
+  const description = example.description === undefined ? '' : `. ${inlineHtml(example.description)}`;
+  return `<figure class="example"><figcaption>${caption}${description}</figcaption>${jsonBlock(example.value)}</figure>`;
 }
 
 /**

@@ -126,6 +126,8 @@ export function propertiesOf(schema: JsonSchema): { name: string; schema: JsonSc
 export interface DocumentExample {
   readonly key: string;
   readonly summary: string | undefined;
+  /** More about the example, in CommonMark: for the answer to a refused request, the request. */
+  readonly description?: string;
   readonly value: JsonValue;
 }
 
@@ -143,7 +145,9 @@ export function examplesOf(holder: object): DocumentExample[] {
   if (!isJsonObject(examples)) return [];
   return Object.entries(examples).flatMap(([key, example]) => {
     if (!isJsonObject(example) || !('value' in example)) return [];
-    const { summary, value } = example;
-    return isJsonValue(value) ? [{ key, summary: typeof summary === 'string' ? summary : undefined, value }] : [];
+    const { summary, description, value } = example;
+    if (!isJsonValue(value)) return [];
+    const found: DocumentExample = { key, summary: typeof summary === 'string' ? summary : undefined, value };
+    return [typeof description === 'string' ? { ...found, description } : found];
   });
 }

@@ -59,7 +59,7 @@ ${commandBlock(`curl -i -H "Authorization: Bearer $API_KEY" "ORIGIN${base}/pets?
 /** Every response that can carry an Error: the operations' and the document's shared ones, with where each is sent. */
 function errorResponses(document: OpenApiDocument, views: readonly OperationView[]): { where: string; response: OpenApiResponse }[] {
   const answers = views.flatMap((view) => Object.values(view.operation.responses).map((response) => ({ where: `<a href="#${escapeHtml(view.operationId)}">${escapeHtml(view.operationId)}</a>`, response })));
-  const shared = Object.values(document.components.responses).map((response) => ({ where: 'any request', response }));
+  const shared = Object.values(document['x-shared-responses']).map((response) => ({ where: 'any request', response }));
   return [...answers, ...shared];
 }
 
@@ -109,11 +109,13 @@ export function schemasSection(document: OpenApiDocument): string {
   return `<section id="schemas" aria-labelledby="schemas-title"><h2 id="schemas-title">Schemas</h2>${parts.join('\n')}</section>`;
 }
 
-/** Every operation the document lists, HEAD and OPTIONS included, with whether it needs the key. */
+/** Every operation the document lists, with whether it needs the key, and every method each path answers. */
 export function allOperationsSection(document: OpenApiDocument, base: string): string {
   const rows: string[] = [];
+  const allowed: string[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'head', 'post', 'options'] as const) {
+    allowed.push(`<li><code>${escapeHtml(base + path)}</code>: <code>${escapeHtml(item['x-allow'])}</code></li>`);
+    for (const method of ['get', 'post'] as const) {
       const operation = item[method];
       if (operation === undefined) continue;
       const needsKey = operation.security?.length !== 0;
@@ -122,8 +124,10 @@ export function allOperationsSection(document: OpenApiDocument, base: string): s
   }
   return `<section id="all-operations" aria-labelledby="all-operations-title">
 <h2 id="all-operations-title">Every operation in the description</h2>
-<p>The description at <a href="${escapeHtml(base)}/openapi.json"><code>${escapeHtml(base)}/openapi.json</code></a> (no key needed) lists these; this page is generated from it. Any other method on these paths is a <code>405</code> with <code>Allow</code>.</p>
+<p>The description at <a href="${escapeHtml(base)}/openapi.json"><code>${escapeHtml(base)}/openapi.json</code></a> (no key needed) lists these; this page is generated from it.</p>
 <table class="all-operations"><thead><tr><th scope="col">method</th><th scope="col">path</th><th scope="col">operation</th><th scope="col">summary</th><th scope="col">key</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p><code>HEAD</code> is answered wherever <code>GET</code> is, with the same status and headers and no body, and <code>OPTIONS</code> on every path without a key, with <code>204</code> and <code>Allow</code>; the description states them on each path (<code>x-allow</code>) rather than as operations, so a generated client has only the operations above. Any other method is a <code>405</code> with <code>Allow</code>:</p>
+<ul class="allowed">${allowed.join('')}</ul>
 </section>`;
 }
 

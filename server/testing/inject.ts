@@ -13,10 +13,12 @@ export interface InjectRequest {
 /** The answer to an injected request. */
 export interface InjectResponse {
   status: number;
-  /** Headers by lower-case name. */
+  /** Headers by lower-case name; a header sent on several lines has its values joined with `, `, as the fetch API joins them. */
   headers: Record<string, string>;
-  /** The body as text (empty for HEAD and 204). */
+  /** The body as text (empty for HEAD and 204); of a compressed answer, the compressed bytes read as UTF-8, so read `bytes` instead. */
   body: string;
+  /** The body as sent, compressed when the answer has a `Content-Encoding`. */
+  bytes: Uint8Array;
   /** The body parsed as JSON. */
   json(): unknown;
 }
@@ -29,8 +31,9 @@ const decoder = new TextDecoder();
 /** One core per options object, so the caches and the OpenAPI text are built once, as a handler would. */
 const cores = new WeakMap<object, RequestCore>();
 
-function answerOf(status: number, headers: Record<string, string>, body: string): InjectResponse {
-  return { status, headers, body, json: () => JSON.parse(body) as unknown };
+function answerOf(status: number, headers: Record<string, string>, bytes: Uint8Array): InjectResponse {
+  const body = decoder.decode(bytes);
+  return { status, headers, body, bytes, json: () => JSON.parse(body) as unknown };
 }
 
 async function injectIntoCore(options: RequestCoreOptions, request: InjectRequest): Promise<InjectResponse> {
@@ -44,8 +47,13 @@ async function injectIntoCore(options: RequestCoreOptions, request: InjectReques
   const body = request.body === undefined ? NO_BODY : bodyOf(typeof request.body === 'string' ? encoder.encode(request.body) : request.body);
   const answer: CoreResponse = await core.handle({ method: request.method ?? 'GET', target: request.url, headers, body });
   const answerHeaders: Record<string, string> = {};
-  for (let index = 0; index < answer.headers.length; index += 2) answerHeaders[(answer.headers[index] as string).toLowerCase()] = answer.headers[index + 1] as string;
-  return answerOf(answer.status, answerHeaders, typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body));
+  for (let index = 0; index < answer.headers.length; index += 2) {
+    const name = (answer.headers[index] as string).toLowerCase();
+    const value = answer.headers[index + 1] as string;
+    const earlier = answerHeaders[name];
+    answerHeaders[name] = earlier === undefined ? value : `${earlier}, ${value}`;
+  }
+  return answerOf(answer.status, answerHeaders, typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body);
 }
 
 async function injectIntoFetch(handler: (request: Request) => Promise<Response>, request: InjectRequest): Promise<InjectResponse> {
@@ -57,7 +65,7 @@ async function injectIntoFetch(handler: (request: Request) => Promise<Response>,
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return answerOf(response.status, headers, await response.text());
+  return answerOf(response.status, headers, new Uint8Array(await response.arrayBuffer()));
 }
 
 /**

@@ -95,6 +95,32 @@ describe('CORS in Chromium', () => {
     });
   });
 
+  test('CORS on lets a page do the conditional GET of the description the document advertises: it reads ETag, sends If-None-Match, and sees the 304', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withPage([app.origin], async (page, api) => {
+      const seen = await page.evaluate(async (url) => {
+        // No key: the description is public. `no-store` keeps the browser's own cache out of the exchange (Node's RequestInit type lacks `cache`, hence the variables).
+        const fresh = { cache: 'no-store', headers: {} };
+        const first = await fetch(url, fresh);
+        const etag = first.headers.get('ETag');
+        const document: unknown = await first.json();
+        const conditional = { cache: 'no-store', headers: { 'If-None-Match': etag ?? '' } };
+        const again = etag === null ? undefined : await fetch(url, conditional);
+        return {
+          status: first.status,
+          etag,
+          title: typeof document === 'object' && document !== null ? Reflect.get(Reflect.get(document, 'info'), 'title') : undefined,
+          again: again === undefined ? undefined : { status: again.status, etag: again.headers.get('ETag'), body: await again.text() },
+        };
+      }, `${api.url}/openapi.json`).catch((error: unknown) => ({ error: String(error) }));
+      assert.ok(!('error' in seen), JSON.stringify(seen));
+      assert.equal(seen.status, 200);
+      assert.equal(seen.title, 'Petstore');
+      assert.match(seen.etag ?? '', /^"[A-Za-z0-9_-]{43}(?:-[a-z]+)?"$/, 'the script reads ETag');
+      assert.deepEqual(seen.again, { status: 304, etag: seen.etag, body: '' });
+    });
+  });
+
   test('CORS off makes Chromium block the page\'s fetch with a TypeError, and a blocked create never reaches the store', async (context) => {
     if (chromium.skip !== false) return context.skip(chromium.skip);
     for (const corsOrigins of [undefined, ['http://127.0.0.1:1']]) {

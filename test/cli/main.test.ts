@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ALL_SETTINGS } from '../../cli/settings.js';
+import { createFileStorage } from '../../lib/storage/file/index.js';
 import { call } from '../support/http.js';
 import { jsonLines, ROOT, runMain, spawnServer } from '../support/process.js';
 
+const KEY = 'main-test-key-0123456';
 const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('cli/main.ts', () => {
@@ -22,6 +24,37 @@ describe('cli/main.ts', () => {
     }
     for (const word of ['SIGTERM', 'SIGHUP', '/healthz', '/readyz', '/metrics']) assert.ok(serve.stdout.includes(word), word);
     assert.equal((await runMain({}, ['--port', '1', '-h'])).stdout, serve.stdout, 'serve is the default command');
+  });
+
+  test('main repair --help lists only what repair takes: --data as required, --salvage, --log-level, and no earlier spelling', async () => {
+    const { code, stdout } = await runMain({}, ['repair', '--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: petstore-reference repair --data <file> \[--salvage\]$/m);
+    assert.deepEqual(stdout.split('\n').filter((line) => /^ {2}-/.test(line)).map((line) => line.trim().split(' ')[0]), ['--data', '--salvage', '--log-level', '-h,']);
+    assert.match(stdout, /--data <file> +PETSTORE_DATA\n.*\n {6}default: none: required\n/);
+    assert.doesNotMatch(stdout, /in memory|--repair|--port|--api-keys/);
+  });
+
+  test('main repair --salvage keeps the intact records after the damage and says where the dropped bytes went', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-salvage-'));
+    const dataFile = join(directory, 'pets.journal');
+    try {
+      const storage = await createFileStorage(dataFile, { log: () => undefined });
+      for (const name of ['One', 'Two', 'Three']) await storage.insert({ name, categoryId: 1 });
+      await storage.close();
+      const bytes = await readFile(dataFile);
+      // The name of the second record: its checksum fails, the third record stays intact.
+      bytes[16 + 29 + 20] = (bytes[16 + 29 + 20] ?? 0) ^ 0x5a;
+      await writeFile(dataFile, bytes);
+      const salvaged = await runMain({ PETSTORE_DATA: dataFile }, ['repair', '--salvage']);
+      assert.equal(salvaged.code, 0, salvaged.stderr);
+      assert.match(salvaged.stdout, /: salvaged from the first damage at byte offset 45 \(record checksum mismatch\): 2 pets kept, 1 of them after the damage; 29 bytes dropped, kept in .*\.dropped; the file as it was is in .*\.bak\n$/);
+      const reopened = await createFileStorage(dataFile, { log: () => undefined });
+      assert.deepEqual((await reopened.list({ status: undefined, after: 0, limit: 10 })).map((pet) => pet.name), ['One', 'Three']);
+      await reopened.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   test('main --version prints the version of package.json', async () => {
@@ -60,7 +93,7 @@ describe('cli/main.ts', () => {
 
   test('main takes a flag over its variable, as --name value or --name=value', async () => {
     for (const args of [['--port', '0', '--host', '127.0.0.1'], ['serve', '--port=0', '--host=127.0.0.1']]) {
-      const server = spawnServer({ PORT: 'not-a-port', HOST: 'not-a-host', PETSTORE_API_KEYS: 'k' }, args);
+      const server = spawnServer({ PORT: 'not-a-port', HOST: 'not-a-host', PETSTORE_API_KEYS: KEY }, args);
       try {
         await server.ready;
         assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -88,11 +121,11 @@ describe('cli/main.ts', () => {
     }
   });
 
-  test('main accepts each comma-separated key of PETSTORE_API_KEYS and serves /healthz', async () => {
-    const server = spawnServer({ PETSTORE_API_KEYS: ' alpha , beta,,' });
+  test('main accepts each comma-separated key of PETSTORE_API_KEYS, with a comment after #, and serves /healthz', async () => {
+    const server = spawnServer({ PETSTORE_API_KEYS: ' alpha-key-0123456789 , beta-key-0123456789,, # rotated 2026-11' });
     try {
       await server.ready;
-      for (const key of ['alpha', 'beta']) assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      for (const key of ['alpha-key-0123456789', 'beta-key-0123456789']) assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
       assert.equal((await call(server, 'GET', '/healthz')).status, 200);
       assert.ok(!server.stderr().includes('development key'));
     } finally {
@@ -134,7 +167,7 @@ describe('cli/main.ts', () => {
       [{ PETSTORE_DATA: '/tmp/x.journal', PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, [], /PETSTORE_DATA and PETSTORE_DATABASE_URL are both set: choose one storage/],
       [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--data', '/tmp/x.journal'], /--data and PETSTORE_DATABASE_URL are both set: choose one storage/],
       [{ PETSTORE_DURABILITY: 'write' }, [], /PETSTORE_DURABILITY applies only with a data file \(--data or PETSTORE_DATA\)/],
-      [{ PETSTORE_API_KEYS: 'k' }, ['--api-keys-file', keyFile], /PETSTORE_API_KEYS and --api-keys-file are both set: choose one/],
+      [{ PETSTORE_API_KEYS: KEY }, ['--api-keys-file', keyFile], /PETSTORE_API_KEYS and --api-keys-file are both set: choose one/],
       [{}, ['repair'], /repair needs --data \(or PETSTORE_DATA\)/],
       [{}, ['--repair'], /repair needs --data \(or PETSTORE_DATA\)/],
     ];
@@ -154,17 +187,17 @@ describe('cli/main.ts', () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-main-'));
     const args = ['--data', join(directory, 'pets.journal'), '--durability', 'write'];
     try {
-      const first = spawnServer({ PETSTORE_API_KEYS: 'k' }, args);
+      const first = spawnServer({ PETSTORE_API_KEYS: KEY }, args);
       await first.ready;
-      const created = await call(first, 'POST', '/v1/pets', { headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"Kept","categoryId":3}' });
+      const created = await call(first, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"Kept","categoryId":3}' });
       assert.equal(created.status, 201);
       first.child.kill('SIGTERM');
       assert.equal(await first.exited, 0);
       assert.ok(jsonLines(first.stderr()).some((line) => line['msg'] === 'Storage opened' && line['storage'] === 'file' && line['file'] === args[1]));
-      const second = spawnServer({ PETSTORE_API_KEYS: 'k' }, args);
+      const second = spawnServer({ PETSTORE_API_KEYS: KEY }, args);
       await second.ready;
       try {
-        assert.deepEqual((await call(second, 'GET', '/v1/pets/1', { headers: { authorization: 'Bearer k' } })).json, { id: 1, name: 'Kept', categoryId: 3 });
+        assert.deepEqual((await call(second, 'GET', '/v1/pets/1', { headers: { authorization: `Bearer ${KEY}` } })).json, { id: 1, name: 'Kept', categoryId: 3 });
       } finally {
         second.child.kill('SIGTERM');
         await second.exited;
@@ -178,10 +211,10 @@ describe('cli/main.ts', () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-repair-'));
     const dataFile = join(directory, 'pets.journal');
     try {
-      const server = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      const server = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile });
       await server.ready;
       for (const name of ['One', 'Two', 'Three']) {
-        await call(server, 'POST', '/v1/pets', { headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+        await call(server, 'POST', '/v1/pets', { headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
       }
       server.child.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -194,7 +227,7 @@ describe('cli/main.ts', () => {
       const middle = Math.floor(bytes.length / 2);
       bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
       await writeFile(dataFile, bytes);
-      const refused = await runMain({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      const refused = await runMain({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile });
       assert.equal(refused.code, 1);
       const failure = jsonLines(refused.stderr).find((line) => line['msg'] === 'Startup failed');
       assert.equal(failure?.['level'], 'error');
@@ -204,7 +237,7 @@ describe('cli/main.ts', () => {
       assert.equal(repaired.code, 0, repaired.stderr);
       assert.match(repaired.stdout, /cut at byte offset \d+/);
       assert.ok((await readdir(directory)).some((file) => file.endsWith('.bak')), 'a backup was written');
-      const restarted = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_DATA: dataFile });
+      const restarted = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile });
       await restarted.ready;
       restarted.child.kill('SIGTERM');
       assert.equal(await restarted.exited, 0);
@@ -215,7 +248,7 @@ describe('cli/main.ts', () => {
 
   test('main stops on SIGTERM and SIGINT with exit code 0, logging the signal and the exit', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const server = spawnServer({ PETSTORE_API_KEYS: 'k' });
+      const server = spawnServer({ PETSTORE_API_KEYS: KEY });
       await server.ready;
       server.child.kill(signal);
       assert.equal(await server.exited, 0, signal);
@@ -226,7 +259,7 @@ describe('cli/main.ts', () => {
 
   test('main writes one JSON event per line on stderr, filtered by --log-level', async () => {
     for (const [level, expected] of [['info', ['API keys loaded', 'Storage opened', 'Server listening']], ['warn', []], ['error', []]] as const) {
-      const server = spawnServer({ PETSTORE_API_KEYS: 'k', PETSTORE_LOG_LEVEL: level });
+      const server = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_LOG_LEVEL: level });
       await server.ready;
       server.child.kill('SIGTERM');
       assert.equal(await server.exited, 0);

@@ -52,7 +52,7 @@ describe('the petstore-reference command of the packed package', () => {
     const child = spawn('npx', ['--no-install', 'petstore-reference', 'serve', '--port', '0'], {
       cwd: consumer,
       detached: true,
-      env: { ...process.env, PETSTORE_API_KEYS: 'packed-bin-key', PORT: '' },
+      env: { ...process.env, PETSTORE_API_KEYS: 'packed-bin-key-0123', PORT: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -73,7 +73,7 @@ describe('the petstore-reference command of the packed package', () => {
       const health = await fetch(`${new URL(url).origin}/healthz`);
       assert.equal(health.status, 200);
       assert.deepEqual(await health.json(), { status: 'ok' });
-      assert.equal((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer packed-bin-key' } })).status, 200);
+      assert.equal((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer packed-bin-key-0123' } })).status, 200);
     } finally {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
       await closed;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -38,4 +38,21 @@ test('repairStorage() reports a cut without reserved ids for a torn tail', async
   await appendFile(dataFile, Buffer.from([1, 2, 3]));
   const line = await repairStorage({ dataFile, log: () => undefined });
   assert.match(line, new RegExp(`: cut at byte offset ${size} \\(the record needs 8 bytes, but the file ends after 3\\), removing 3 bytes; 1 pets kept; the file as it was is in .*\\.bak$`));
+});
+
+test('repairStorage() with salvage says how many pets it kept after the damage and where the dropped bytes went', async () => {
+  const dataFile = join(directory, 'salvage.journal');
+  const storage = await createFileStorage(dataFile);
+  for (const name of ['One', 'Two', 'Three']) await storage.insert({ name, categoryId: 1 });
+  await storage.close();
+  const bytes = await readFile(dataFile);
+  const second = 16 + 8 + 18 + 'One'.length;
+  bytes[second + 20] = (bytes[second + 20] ?? 0) ^ 0x5a;
+  await writeFile(dataFile, bytes);
+  const line = await repairStorage({ dataFile, salvage: true, log: () => undefined });
+  assert.match(line, new RegExp(`^${dataFile.replace(/[.*+?^$\\{}()|[\]\\]/g, '\\$&')}: salvaged from the first damage at byte offset ${second} \\(record checksum mismatch\\): `
+    + '2 pets kept, 1 of them after the damage; 29 bytes dropped, kept in .*\\.dropped; the file as it was is in .*\\.bak$'));
+  const reopened = await createFileStorage(dataFile, { log: () => undefined });
+  assert.equal((await reopened.get(3))?.name, 'Three');
+  await reopened.close();
 });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { call } from '../support/http.js';
 import { jsonLines, ROOT, runMain, spawnServer } from '../support/process.js';
 
-const AUTH = { authorization: 'Bearer seed-key' };
+const AUTH = { authorization: 'Bearer seed-key-0123456789' };
 const EXAMPLE = join(ROOT, 'examples', 'seed-pets.json');
 
 describe('cli seeding (--seed, PETSTORE_SEED)', () => {
@@ -18,7 +18,7 @@ describe('cli seeding (--seed, PETSTORE_SEED)', () => {
 
   test('main --seed creates the example pets in file order and says so; a restart over the same data file skips, never duplicating', async () => {
     const dataFile = join(directory, 'seeded.journal');
-    const first = spawnServer({ PETSTORE_API_KEYS: 'seed-key', PETSTORE_DATA: dataFile }, ['--seed', EXAMPLE]);
+    const first = spawnServer({ PETSTORE_API_KEYS: 'seed-key-0123456789', PETSTORE_DATA: dataFile }, ['--seed', EXAMPLE]);
     try {
       await first.ready;
       const pets = (await call(first, 'GET', '/v1/pets?limit=100', { headers: AUTH })).json as { id: number; name: string }[];
@@ -30,7 +30,7 @@ describe('cli seeding (--seed, PETSTORE_SEED)', () => {
     const seeded = jsonLines(first.stderr()).find((line) => line['msg'] === 'Pets seeded');
     assert.deepEqual([seeded?.['level'], seeded?.['file'], seeded?.['seeded']], ['info', EXAMPLE, 10]);
 
-    const second = spawnServer({ PETSTORE_API_KEYS: 'seed-key', PETSTORE_DATA: dataFile, PETSTORE_SEED: EXAMPLE });
+    const second = spawnServer({ PETSTORE_API_KEYS: 'seed-key-0123456789', PETSTORE_DATA: dataFile, PETSTORE_SEED: EXAMPLE });
     try {
       await second.ready;
       const pets = (await call(second, 'GET', '/v1/pets?limit=100', { headers: AUTH })).json as unknown[];
@@ -48,7 +48,7 @@ describe('cli seeding (--seed, PETSTORE_SEED)', () => {
     const seed = join(directory, 'invalid.json');
     const dataFile = join(directory, 'untouched.journal');
     await writeFile(seed, JSON.stringify([{ name: 'Fine', categoryId: 1 }, { name: '', categoryId: 'one' }, { name: 'Fine too', categoryId: 2 }, { name: 'Odd', categoryId: 3, colour: 'red' }]));
-    const { code, stdout, stderr } = await runMain({ PETSTORE_API_KEYS: 'seed-key', PETSTORE_DATA: dataFile }, ['--seed', seed]);
+    const { code, stdout, stderr } = await runMain({ PETSTORE_API_KEYS: 'seed-key-0123456789', PETSTORE_DATA: dataFile }, ['--seed', seed]);
     assert.equal(code, 2);
     assert.ok(!stdout.includes('listening'));
     const message = stderr.slice(stderr.indexOf('petstore-reference: '));
@@ -60,7 +60,7 @@ describe('cli seeding (--seed, PETSTORE_SEED)', () => {
       '',
     ].join('\n'));
     // Nothing was stored: the file holds no pet, so a server over it starts empty.
-    const after = spawnServer({ PETSTORE_API_KEYS: 'seed-key', PETSTORE_DATA: dataFile });
+    const after = spawnServer({ PETSTORE_API_KEYS: 'seed-key-0123456789', PETSTORE_DATA: dataFile });
     try {
       await after.ready;
       assert.deepEqual((await call(after, 'GET', '/v1/pets', { headers: AUTH })).json, []);
@@ -81,7 +81,7 @@ describe('cli seeding (--seed, PETSTORE_SEED)', () => {
       [{}, [`--seed=${notArray}`], /^petstore-reference: --seed: .*object\.json: Cannot seed pets: The seed must be a JSON array of NewPets, not an object\n$/],
     ];
     for (const [env, args, message] of cases) {
-      const { code, stderr } = await runMain({ PETSTORE_API_KEYS: 'seed-key', PETSTORE_LOG_LEVEL: 'error', ...env }, args);
+      const { code, stderr } = await runMain({ PETSTORE_API_KEYS: 'seed-key-0123456789', PETSTORE_LOG_LEVEL: 'error', ...env }, args);
       assert.equal(code, 2, args.join(' '));
       assert.match(stderr, message);
     }

@@ -4,7 +4,7 @@ import { call } from '../support/http.js';
 import { jsonLines, spawnServer } from '../support/process.js';
 
 test('serve prints the reference page\'s URL on the line after the API\'s, and logs it in the listening event', async () => {
-  const server = spawnServer({ PETSTORE_API_KEYS: 'announce-key' });
+  const server = spawnServer({ PETSTORE_API_KEYS: 'announce-key-0123456' });
   try {
     await server.ready;
     const match = /^Petstore listening on (http:\/\/\S+)\nReference page \(open it in a browser\): (http:\/\/\S+)\n/m.exec(server.stdout());

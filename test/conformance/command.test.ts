@@ -93,6 +93,8 @@ describe('runConformanceCommand()', () => {
     const cases: [string[], RegExp][] = [
       [[], /the base URL is missing/],
       [['http://127.0.0.1:9/v1'], /--key is missing/],
+      [['http://127.0.0.1:9/v1', '--key', 'k', '--key-file', 'keys'], /--key and --key-file are both given: choose one/],
+      [['http://127.0.0.1:9/v1', '--key-file', 'keys'], /--key-file needs a file system, which this runtime was not given; set PETSTORE_CONFORMANCE_KEY instead/],
       [['http://127.0.0.1:9/v1', 'http://127.0.0.1:10/v1', '--key', 'k'], /one base URL only/],
       [['http://127.0.0.1:9/v1', '--key'], /--key needs a value/],
       [['http://127.0.0.1:9/v1', '--key', 'a', '--key=b'], /--key is given more than once/],
@@ -141,6 +143,46 @@ describe('runConformanceCommand()', () => {
       const refused = await run(process.execPath, ['--import', 'tsx', main, 'conformance', target.baseUrl], options).catch((error: { code: number; stderr: string }) => error);
       assert.ok('code' in refused && refused.code === 2);
       assert.match(refused.stderr, /--key is missing/);
+      const fromVariable = await run(process.execPath, ['--import', 'tsx', main, 'conformance', target.baseUrl, '--only', 'auth'], { ...options, env: { ...options.env, PETSTORE_CONFORMANCE_KEY: target.apiKey } });
+      assert.match(fromVariable.stdout, /\n6 passed, 0 failed, 0 skipped\n$/);
     });
+  });
+
+  test('runConformanceCommand() takes the key from PETSTORE_CONFORMANCE_KEY or --key-file as well as --key, a flag before the variable, and never quotes it', async () => {
+    await withTarget(startNodeAdapter(), async (target) => {
+      const files: Record<string, string> = { keys: `# the key of the test server\n\n  ${target.apiKey}  # rotated 2026-11\nsecond-key-not-used\n`, wrong: 'not-the-key-0123456789\n' };
+      const readFile = async (path: string): Promise<string> => {
+        const text = files[path];
+        if (text === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+        return text;
+      };
+      const passing = ['--only', 'list/array-of-pets'];
+      const cases: [string[], Partial<CommandIo>, number][] = [
+        [[target.baseUrl, ...passing], { keyVariable: target.apiKey }, 0],
+        [[target.baseUrl, ...passing], { keyVariable: `  ${target.apiKey}\n` }, 0],
+        [[target.baseUrl, '--key-file', 'keys', ...passing], { readFile }, 0],
+        [[target.baseUrl, '--key-file', 'keys', ...passing], { readFile, keyVariable: 'not-the-key-0123456789' }, 0],
+        [[target.baseUrl, '--key', target.apiKey, ...passing], { keyVariable: 'not-the-key-0123456789' }, 0],
+        [[target.baseUrl, '--key-file', 'wrong', ...passing], { readFile, keyVariable: target.apiKey }, 1],
+      ];
+      for (const [argv, io, expected] of cases) {
+        const outcome = await command(argv, io);
+        assert.equal(outcome.code, expected, `${argv.join(' ')} ${JSON.stringify(Object.keys(io))}: ${outcome.stderr}${outcome.stdout}`);
+        assert.ok(!(outcome.stdout + outcome.stderr).includes(target.apiKey), 'the key is never printed');
+      }
+    });
+    const refusals: [string[], RegExp][] = [
+      [['--key-file', 'missing'], /^petstore-reference conformance: --key-file: cannot read missing: ENOENT/],
+      [['--key-file', 'comments'], /^petstore-reference conformance: --key-file: comments holds no key \(only blank lines and comments\); see --help\n$/],
+      [[], /--key is missing/],
+    ];
+    for (const [argv, message] of refusals) {
+      const outcome = await command(['http://127.0.0.1:9/v1', ...argv], { fetch: NO_FETCH, keyVariable: ' ', readFile: async (path) => {
+        if (path === 'comments') return '# none yet\n\n';
+        throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      } });
+      assert.equal(outcome.code, 2, argv.join(' '));
+      assert.match(outcome.stderr, message);
+    }
   });
 });

@@ -9,7 +9,7 @@ import { percentile, PROFILE, report } from './settings.js';
 // The soak runs in the long profile only (`npm run test:robust` passes this file to node --test);
 // it is not named *.test.ts, so `npm test` never picks it up.
 
-const KEY = 'soak-key-5e1f';
+const KEY = 'soak-key-5e1f-0123';
 
 /** Concurrent keep-alive connections of the load generator. */
 const CONNECTIONS = 32;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createPetstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import {
@@ -26,6 +27,15 @@ const EDGE_CASES: readonly EdgeCase[] = [
       path: '/v1/pets',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       body: new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(100_000), categoryId: 1 })),
+    }),
+  },
+  {
+    name: 'a JSON body cut short, whose message is the project\'s own, not the JavaScript engine\'s',
+    request: (apiKey) => ({
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"name":'),
     }),
   },
   {
@@ -85,6 +95,7 @@ describe('createFetchHandler() served by Deno and Bun, against the node:http ser
   let readme: ReadmeRequests;
   let nodeAnswers: WireAnswer[];
   let nodeEdgeAnswers: WireAnswer[];
+  let nodeDescription: WireAnswer | undefined;
 
   before(async () => {
     readme = await readReadmeRequests();
@@ -92,6 +103,7 @@ describe('createFetchHandler() served by Deno and Bun, against the node:http ser
     try {
       nodeAnswers = await replay(new URL(node.url).origin, readme.requests);
       nodeEdgeAnswers = await replay(new URL(node.url).origin, EDGE_CASES.map((edge) => edge.request(readme.apiKey)));
+      nodeDescription = await sendRequest(new URL(node.url).origin, { method: 'GET', path: '/v1/openapi.json', headers: {} });
     } finally {
       await node.close();
     }
@@ -126,6 +138,28 @@ describe('createFetchHandler() served by Deno and Bun, against the node:http ser
           assert.ok(answer !== undefined && expected !== undefined);
           assertSameAnswer(answer, expected, `${serve}: ${labelOf(request)} (request ${index + 1})`);
         });
+      });
+
+      test(`${serve} with createFetchHandler() sends the description compressed in the coding the request prefers, decompressing to the node:http server's bytes, and pets uncompressed`, async () => {
+        assert.ok(server !== undefined);
+        const identity = await sendRequest(server.origin, { method: 'GET', path: '/v1/openapi.json', headers: {} });
+        assert.equal(identity.body.toString('latin1'), nodeDescription?.body.toString('latin1'), 'the same document as the node:http server');
+        const identityTag = new Map(identity.headers.map(([header, value]) => [header.toLowerCase(), value])).get('etag') ?? '';
+        // Deno and Bun both have brotli in CompressionStream, so br is offered beside gzip.
+        const cases: [string, string, (bytes: Buffer) => Buffer][] = [['gzip', 'gzip', gunzipSync], ['br', 'br', brotliDecompressSync], ['gzip, deflate, br', 'br', brotliDecompressSync]];
+        for (const [acceptEncoding, coding, decompress] of cases) {
+          const answer = await sendRequest(server.origin, { method: 'GET', path: '/v1/openapi.json', headers: { 'accept-encoding': acceptEncoding } });
+          const headers = new Map(answer.headers.map(([header, value]) => [header.toLowerCase(), value]));
+          assert.equal(headers.get('content-encoding'), coding, acceptEncoding);
+          assert.equal(headers.get('etag'), `${identityTag.slice(0, -1)}-${coding}"`, acceptEncoding);
+          assert.equal(headers.get('vary'), 'Accept-Encoding', acceptEncoding);
+          // Compressed once, by the handler: the runtime did not compress it again.
+          assert.deepEqual(decompress(answer.body), identity.body, acceptEncoding);
+        }
+        const pets = await sendRequest(server.origin, { method: 'GET', path: '/v1/pets?limit=100', headers: { authorization: `Bearer ${readme.apiKey}`, 'accept-encoding': 'gzip, br' } });
+        assert.equal(pets.status, 200);
+        assert.equal(pets.headers.find(([header]) => header.toLowerCase() === 'content-encoding'), undefined, `${serve} leaves pet answers uncompressed`);
+        assert.ok(Array.isArray(JSON.parse(pets.body.toString('utf8'))));
       });
 
       EDGE_CASES.forEach((edge, index) => {

@@ -10,7 +10,7 @@ import type { OpenApiParameter } from '../../server/openapi/types.js';
 import type { OpenApiResponse } from '../../server/openapi/types.js';
 
 /** The methods of a path item, in the order the document lists them. */
-export const METHODS: readonly OpenApiMethod[] = ['get', 'head', 'post', 'options'];
+export const METHODS: readonly OpenApiMethod[] = ['get', 'post'];
 
 /** One operation of a document, with the parameters of its path item before its own. */
 export interface DocumentedOperation {
@@ -32,7 +32,7 @@ export function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
   return operations;
 }
 
-/** A response of the document: where it is, its status (undefined in `components.responses`, where the Error body says it) and itself. */
+/** A response of the document: where it is, its status (undefined in `x-shared-responses`, where the Error body says it) and itself. */
 export interface DocumentedResponse {
   where: string;
   status: number | undefined;
@@ -45,7 +45,7 @@ export function responsesOf(document: OpenApiDocument): DocumentedResponse[] {
   for (const { path, method, operation } of operationsOf(document)) {
     for (const [status, response] of Object.entries(operation.responses)) responses.push({ where: `${method} ${path} ${status}`, status: Number(status), response });
   }
-  for (const [name, response] of Object.entries(document.components.responses)) responses.push({ where: `components.responses.${name}`, status: undefined, response });
+  for (const [name, response] of Object.entries(document['x-shared-responses'])) responses.push({ where: `x-shared-responses.${name}`, status: undefined, response });
   return responses;
 }
 

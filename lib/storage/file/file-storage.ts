@@ -5,9 +5,10 @@ import { freezePet } from '../../pet.js';
 import { PetIndex } from '../memory/pet-index.js';
 import type { NewPet, Pet } from '../../pet.js';
 import type { PetStorage, StorageListQuery } from '../storage.js';
-import { errorMessageOf, errorCode, nodeFileSystem } from './file-system.js';
+import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordProblem } from './journal-format.js';
+import { cutDamagedTail } from './damaged-tail.js';
 import { scanJournal } from './journal-scan.js';
 import type { ScanResult } from './journal-scan.js';
 import { JournalWriter } from './journal-writer.js';
@@ -47,16 +48,6 @@ function emitWarning(line: string): void {
 
 function openError(path: string, doing: string, cause: unknown): PetstoreError {
   return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
-}
-
-/** Syncs a directory, so a file created or renamed in it survives power loss. */
-export async function syncDirectory(fileSystem: StorageFileSystem, directory: string): Promise<void> {
-  const handle = await fileSystem.open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -121,7 +112,9 @@ function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>
   return new PetstoreError(
     'unavailable',
     `Data file ${path} is corrupt at byte offset ${damage.offset}: ${damage.reason}; ${why}. `
-    + `Refusing to open it rather than dropping acknowledged pets. repairFile() (the server's --repair) copies it aside and cuts it at byte offset ${damage.offset}.`,
+    + 'Refusing to open it rather than dropping acknowledged pets. '
+    + `With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${damage.offset}; `
+    + 'add `--salvage` to keep every intact record after the damage.',
   );
 }
 
@@ -151,15 +144,8 @@ export async function createFileStorage(path: string, options: FileStorageOption
     }
     if (scan.damage !== undefined) {
       if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
-      // Cut before any append, so a new record is never glued to the torn one.
-      try {
-        await file.truncate(scan.end);
-        await file.sync();
-      } catch (error) {
-        throw openError(journalPath, `cutting off the torn final record at byte offset ${scan.end}`, error);
-      }
-      log(`petstore: ${journalPath}: cut off a torn final record at byte offset ${scan.end} (${opened.size - scan.end} bytes: ${scan.damage.reason}); `
-        + `it was never acknowledged. ${scan.pets} pets recovered.`);
+      const { reason } = scan.damage;
+      scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
     }
     return fileStorage(journalPath, file, lock, index, scan, { durability, log });
   } catch (error) {
@@ -193,7 +179,7 @@ function fileStorage(
 ): FileStorage {
   let nextId = scan.highestId + 1;
   let closing: Promise<void> | undefined;
-  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet) });
+  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
 
   return {
     path,
@@ -223,8 +209,9 @@ function fileStorage(
     async checkReady(): Promise<void> {
       const notReady = `Data file ${path} is not ready`;
       refuseIfClosed(closing, notReady);
-      const lockProblem = await lock.problem();
-      if (lockProblem !== undefined) throw new PetstoreError('unavailable', lockProblem);
+      // A lock found gone here refuses creates too: the writer stays displaced until a restart.
+      const displacement = await writer.checkOwnership();
+      if (displacement !== undefined) throw displacement.readinessError;
       refuseIfClosed(closing, notReady);
       // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
       const failure = await writer.recover();

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, link, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 
 /** An open file as the file storage uses it: positional reads and writes, syncs, truncation. */
 export interface StorageFile {
@@ -15,6 +15,8 @@ export interface StorageFile {
   truncate(length: number): Promise<void>;
   /** The file's current size in bytes. */
   size(): Promise<number>;
+  /** Which file this is: its device and inode numbers (fstat), as `<dev>:<ino>`. */
+  identity(): Promise<string>;
   /** Closes the file. */
   close(): Promise<void>;
 }
@@ -35,6 +37,13 @@ export interface StorageFileSystem {
   unlink(path: string): Promise<void>;
   /** Copies a file to a path that must not exist yet. */
   copyNewFile(source: string, destination: string): Promise<void>;
+  /** Which file `path` names now: its device and inode numbers (stat), as `<dev>:<ino>`; the same string as StorageFile.identity() for that file. */
+  identity(path: string): Promise<string>;
+}
+
+/** Device and inode numbers as one string; bigint, since an inode number may exceed 2^53. */
+function identityOf(stats: { dev: bigint; ino: bigint }): string {
+  return `${stats.dev}:${stats.ino}`;
 }
 
 /** The real file system, through node:fs/promises. */
@@ -48,6 +57,7 @@ export const nodeFileSystem: StorageFileSystem = {
       sync: () => handle.sync(),
       truncate: (length) => handle.truncate(length),
       size: async () => (await handle.stat()).size,
+      identity: async () => identityOf(await handle.stat({ bigint: true })),
       close: () => handle.close(),
     };
   },
@@ -57,7 +67,18 @@ export const nodeFileSystem: StorageFileSystem = {
   rename: (oldPath, newPath) => rename(oldPath, newPath),
   unlink: (path) => unlink(path),
   copyNewFile: (source, destination) => copyFile(source, destination, constants.COPYFILE_EXCL),
+  identity: async (path) => identityOf(await stat(path, { bigint: true })),
 };
+
+/** Syncs a directory, so a file created or renamed in it survives power loss. */
+export async function syncDirectory(fileSystem: StorageFileSystem, directory: string): Promise<void> {
+  const handle = await fileSystem.open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The errno code of a failed file-system call (`ENOENT`, `ENOSPC`, …), or undefined. */
 export function errorCode(error: unknown): string | undefined {

@@ -180,3 +180,13 @@ export function decodeFrame(buffer: Buffer, start: number): Frame {
   }
   return decodePayload(buffer, start + FRAME_HEADER_SIZE, length, size);
 }
+
+/**
+ * The id field of a frame that fails its checksum, when it still reads as a positive safe integer:
+ * every record type keeps its id as binary64 at payload offset 2. Damaged bytes may have changed it.
+ */
+export function damagedRecordId(frame: Buffer): number | undefined {
+  if (frame.length < FRAME_HEADER_SIZE + RESERVE_SIZE) return undefined;
+  const id = frame.readDoubleLE(FRAME_HEADER_SIZE + 2);
+  return isPositiveSafeInteger(id) ? id : undefined;
+}

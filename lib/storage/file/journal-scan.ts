@@ -144,3 +144,43 @@ export async function highestIdFrom(file: StorageFile, size: number, from: numbe
   }
   return highestId;
 }
+
+/** A stretch of a journal as salvage sees it: a record to keep as it is, or bytes to drop. */
+export type SalvagePiece =
+  /** `id`: the pet's, or the reserved one. */
+  | { kind: 'record'; offset: number; size: number; id: number; isPet: boolean }
+  /** `isDamaged`: the bytes fail their checksum or end too soon, so what they say cannot be trusted. */
+  | { kind: 'dropped'; offset: number; size: number; reason: string; isDamaged: boolean };
+
+/**
+ * Walks the whole journal after its header and hands `onPiece` every stretch in file order: each
+ * intact record that can stay (a pet whose id is above every kept one, or a reservation), and each
+ * stretch that cannot (damaged bytes up to the next intact record, an impossible record, a pet whose
+ * id does not increase). Unlike scanJournal, it goes on after damage.
+ */
+export async function salvageJournal(file: StorageFile, size: number, onPiece: (piece: SalvagePiece) => Promise<void>): Promise<void> {
+  const reader = new ChunkReader(file, size);
+  let offset = HEADER_SIZE;
+  let highestId = 0;
+  while (offset < size) {
+    const frame = await reader.frameAt(offset);
+    if (frame.kind === 'reserve') {
+      highestId = Math.max(highestId, frame.id);
+      await onPiece({ kind: 'record', offset, size: frame.size, id: frame.id, isPet: false });
+      offset += frame.size;
+    } else if (frame.kind === 'pet' && frame.pet.id > highestId) {
+      highestId = frame.pet.id;
+      await onPiece({ kind: 'record', offset, size: frame.size, id: frame.pet.id, isPet: true });
+      offset += frame.size;
+    } else if (frame.kind === 'pet' || frame.kind === 'invalid') {
+      const reason = frame.kind === 'pet' ? `pet id ${frame.pet.id} is not above the highest earlier id ${highestId}` : frame.reason;
+      await onPiece({ kind: 'dropped', offset, size: frame.size, reason, isDamaged: false });
+      offset += frame.size;
+    } else {
+      const reason = frame.kind === 'short' ? `the record needs ${frame.size} bytes, but the file ends after ${size - offset}` : frame.reason;
+      const next = (await findIntactFrame(reader, offset + 1)) ?? size;
+      await onPiece({ kind: 'dropped', offset, size: next - offset, reason, isDamaged: true });
+      offset = next;
+    }
+  }
+}

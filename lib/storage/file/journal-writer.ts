@@ -1,3 +1,4 @@
+import { PetstoreError } from '../../errors.js';
 import type { Pet } from '../../pet.js';
 import { errorMessageOf, errorCode } from './file-system.js';
 import type { StorageFile } from './file-system.js';
@@ -21,6 +22,12 @@ export interface JournalWriterOptions {
   durability: Durability;
   /** Called for each record once it is durable, in id order, before its insert resolves. */
   onCommit: (pet: Pet) => void;
+  /**
+   * Why this process can no longer prove that it alone writes the journal (its lock was removed or
+   * taken), or undefined while it can. Asked before each batch is written and again before it is
+   * acknowledged.
+   */
+  ownership: () => Promise<string | undefined>;
   log: (line: string) => void;
 }
 
@@ -53,6 +60,7 @@ export class JournalWriter {
   #failure: WriteFailure | undefined;
   #recovering: Promise<WriteFailure | undefined> | undefined;
   #episode: Episode | undefined;
+  #displacement: WriteFailure | undefined;
   #isUnsynced = false;
   readonly #stats: JournalStats = { records: 0, writes: 0, syncs: 0 };
 
@@ -67,6 +75,14 @@ export class JournalWriter {
     return this.#failure;
   }
 
+  /** Asks whether the lock is still this process's; once it is not, every later create is refused, since only a restart can take the lock again. */
+  async checkOwnership(): Promise<WriteFailure | undefined> {
+    if (this.#displacement !== undefined) return this.#displacement;
+    // The lock only: the file's size is checked by the writer itself, between its own writes.
+    const problem = await this.#options.ownership();
+    return problem === undefined ? this.#displacement : this.#displace(problem);
+  }
+
   /** A copy of the counters. */
   stats(): JournalStats {
     return { ...this.#stats };
@@ -74,7 +90,8 @@ export class JournalWriter {
 
   /** Queues a framed record; resolves with `pet` once the record is durable (per the durability mode). */
   append(frame: Buffer, pet: Pet): Promise<Pet> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure.createError);
+    const refusal = this.#displacement ?? this.#failure;
+    if (refusal !== undefined) return Promise.reject(refusal.createError);
     return new Promise<Pet>((resolve, reject) => {
       this.#queue.push({ frame, pet, resolve, reject });
       // Starting on the next turn of the event loop lets every request that arrived in this turn join the first batch.
@@ -92,6 +109,7 @@ export class JournalWriter {
    * attempt); resolves with the failure that remains, or undefined when records are accepted again.
    */
   recover(): Promise<WriteFailure | undefined> {
+    if (this.#displacement !== undefined) return Promise.resolve(this.#displacement);
     if (this.#failure === undefined) return Promise.resolve(undefined);
     this.#recovering ??= this.#attemptRecovery().finally(() => {
       this.#recovering = undefined;
@@ -101,19 +119,26 @@ export class JournalWriter {
 
   /** Flushes what `write` mode left in the page cache: called on close. */
   async syncIfNeeded(): Promise<void> {
-    if (!this.#isUnsynced || this.#failure !== undefined) return;
+    if (!this.#isUnsynced || this.#failure !== undefined || this.#displacement !== undefined) return;
     await this.#file.datasync();
     this.#isUnsynced = false;
   }
 
   async #run(): Promise<void> {
+    // Whether the last check passed with no I/O of this writer after it, so it vouches for the next write as a check just before it would.
+    let isVerified = false;
     while (this.#queue.length > 0) {
       const batch = this.#queue;
       this.#queue = [];
+      let problem: string | undefined;
       try {
-        await this.#writeBatch(batch);
+        problem = await this.#writeBatch(batch, isVerified);
       } catch (error) {
         await this.#fail(error, batch);
+        break;
+      }
+      if (problem !== undefined) {
+        this.#rejectAll(batch, this.#displace(problem).createError);
         break;
       }
       for (const record of batch) {
@@ -121,11 +146,22 @@ export class JournalWriter {
         record.resolve(record.pet);
       }
       if (this.#episode !== undefined) this.#endEpisode();
+      // In `fsync` mode the check after the write ran beside the sync, so the sync came after it.
+      isVerified = this.#options.durability === 'write';
     }
     this.#running = undefined;
   }
 
-  async #writeBatch(batch: readonly PendingRecord[]): Promise<void> {
+  /**
+   * Writes and syncs a batch; resolves with why it must not be acknowledged (the lock is no longer
+   * provably ours), or undefined. Ownership is checked before the write, so a displaced writer does
+   * not overwrite what the new owner appended, and again after the write, so an acknowledged record
+   * was written while no other process held the lock: any later owner reads it when it opens. The
+   * check before is skipped when `isVerified`: the previous batch's check came after its last I/O.
+   */
+  async #writeBatch(batch: readonly PendingRecord[], isVerified: boolean): Promise<string | undefined> {
+    const before = isVerified ? undefined : await this.#ownershipProblem(this.#end);
+    if (before !== undefined) return before;
     const data = batch.length === 1 ? (batch[0] as PendingRecord).frame : Buffer.concat(batch.map((record) => record.frame));
     let written = 0;
     while (written < data.length) {
@@ -134,14 +170,46 @@ export class JournalWriter {
       written += count;
     }
     this.#stats.writes++;
-    if (this.#options.durability === 'fsync') {
-      await this.#file.datasync();
-      this.#stats.syncs++;
-    } else {
-      this.#isUnsynced = true;
-    }
+    const sync = this.#options.durability === 'fsync' ? this.#file.datasync() : undefined;
+    const [after] = await Promise.all([this.#ownershipProblem(this.#end + data.length), sync]);
+    if (sync === undefined) this.#isUnsynced = true;
+    else this.#stats.syncs++;
     this.#end += data.length;
+    if (after !== undefined) return after;
     this.#stats.records += batch.length;
+    return undefined;
+  }
+
+  /** Why the journal may no longer be this writer's alone: the lock, or a size that is not where this writer left it (another process appended or cut). */
+  async #ownershipProblem(end: number): Promise<string | undefined> {
+    const [problem, size] = await Promise.all([this.#options.ownership(), this.#file.size()]);
+    if (problem !== undefined) return problem;
+    if (size === end) return undefined;
+    return `Data file ${this.#options.path} is ${size} bytes long, but this server wrote it up to byte ${end}: another process has written to it or cut it. `
+      + 'Stop every other server on this data file, then restart this one.';
+  }
+
+  /** Enters the displaced state for good (logging why, once) and returns it: creates answer 503 from now on. */
+  #displace(problem: string): WriteFailure {
+    if (this.#displacement !== undefined) return this.#displacement;
+    const displacement: WriteFailure = {
+      createError: new PetstoreError(
+        'unavailable',
+        'Cannot create pet: this server can no longer prove that it alone writes its data file (its single-writer lock was removed or taken by another process), '
+        + 'so the pet was not stored. Creates stay refused until the server is restarted with no other server on the data file.',
+      ),
+      readinessError: new PetstoreError('unavailable', problem),
+    };
+    this.#displacement = displacement;
+    this.#note(`petstore: ${problem} Creates answer 503 from now on; reads still answer.`);
+    return displacement;
+  }
+
+  /** Rejects a batch and everything queued behind it. */
+  #rejectAll(batch: readonly PendingRecord[], error: PetstoreError): void {
+    const waiting = [...batch, ...this.#queue];
+    this.#queue = [];
+    for (const record of waiting) record.reject(error);
   }
 
   /** Enters the failed state: logs the cause once per episode, cuts the unacknowledged bytes off, and rejects every waiting record. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createRepresentation, entityTagOf, matchesIfNoneMatch, representationResponse } from '../../../server/core/conditional.js';
+import { entityTagOf, matchesIfNoneMatch } from '../../../server/core/conditional.js';
 
 describe('conditional GET', () => {
   test('entityTagOf() is the quoted base64url SHA-256 of the UTF-8 bytes, so equal texts share it and any change moves it', () => {
@@ -29,19 +29,5 @@ describe('conditional GET', () => {
     ];
     for (const [header, expected] of cases) assert.equal(matchesIfNoneMatch(header, tag), expected, String(header));
     assert.equal(matchesIfNoneMatch('"abc123"', 'W/"abc123"'), true, 'a weak tag of ours matches too');
-  });
-
-  test('representationResponse() answers 200 with the bytes, ETag and no-cache; a match with a bodiless 304', () => {
-    const representation = createRepresentation('<p>é</p>', 'text/html; charset=utf-8', ['Content-Security-Policy', "default-src 'none'"]);
-    const full = representationResponse(representation, {});
-    assert.equal(full.status, 200);
-    assert.deepEqual(full.body, new TextEncoder().encode('<p>é</p>'));
-    assert.deepEqual(full.headers, [
-      'Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-cache', 'X-Content-Type-Options', 'nosniff',
-      'Content-Security-Policy', "default-src 'none'", 'ETag', entityTagOf('<p>é</p>'), 'Content-Length', '9',
-    ]);
-    const notModified = representationResponse(representation, { 'if-none-match': `W/${representation.entityTag}` });
-    assert.deepEqual([notModified.status, notModified.body, notModified.headers], [304, '', ['ETag', representation.entityTag, 'Cache-Control', 'no-cache']]);
-    assert.equal(representationResponse(representation, { 'if-none-match': '"stale"' }).status, 200);
   });
 });

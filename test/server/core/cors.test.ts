@@ -10,7 +10,7 @@ import type { CorsOrigins } from '../../../server/core/cors.js';
 
 const APP = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
-const EXPOSED = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id';
+const EXPOSED = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag';
 const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age', 'vary'];
 
 function corsHeadersOf(answer: InjectResponse): Record<string, string> {
@@ -34,7 +34,7 @@ describe('CORS', () => {
       assert.deepEqual(corsHeadersOf(answer), {
         'access-control-allow-origin': APP,
         'access-control-allow-methods': allow,
-        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id',
+        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, If-None-Match',
         'access-control-max-age': String(CORS_MAX_AGE),
         'access-control-expose-headers': EXPOSED,
         vary: 'Origin',
@@ -61,7 +61,7 @@ describe('CORS', () => {
     }
   });
 
-  test('a disallowed origin, or none, gets no CORS header and otherwise the same answer', async () => {
+  test('a disallowed origin, or none, gets only Vary: Origin and otherwise the same answer as without CORS', async () => {
     const withCors = optionsWith([APP]);
     const without = optionsWith();
     const requests = [
@@ -74,8 +74,9 @@ describe('CORS', () => {
     ];
     for (const request of requests) {
       const [answer, plain] = [await inject(withCors, request), await inject(without, request)];
-      assert.deepEqual(corsHeadersOf(answer), {}, JSON.stringify(request));
-      const { 'x-request-id': id, ...headers } = answer.headers;
+      // The same URL answers an allowed origin with CORS headers, so a shared cache must key on Origin here too.
+      assert.deepEqual(corsHeadersOf(answer), { vary: 'Origin' }, JSON.stringify(request));
+      const { 'x-request-id': id, vary, ...headers } = answer.headers;
       const { 'x-request-id': plainId, ...plainHeaders } = plain.headers;
       assert.ok(id !== undefined && plainId !== undefined);
       assert.deepEqual([answer.status, headers, answer.body], [plain.status, plainHeaders, plain.body]);
@@ -86,13 +87,33 @@ describe('CORS', () => {
     const answer = await inject(optionsWith('*'), { url: '/v1/pets', headers: { ...AUTH, origin: OTHER } });
     assert.equal(answer.status, 200);
     assert.deepEqual(corsHeadersOf(answer), { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED, vary: 'Origin' });
-    assert.deepEqual(corsHeadersOf(await inject(optionsWith('*'), { url: '/v1/pets', headers: AUTH })), {}, 'no Origin, no CORS headers');
+    assert.deepEqual(corsHeadersOf(await inject(optionsWith('*'), { url: '/v1/pets', headers: AUTH })), { vary: 'Origin' }, 'no Origin, no CORS headers but Vary');
   });
 
-  test('without corsOrigins no answer carries a CORS header, and a preflight is a plain OPTIONS', async () => {
+  test('without corsOrigins no answer carries a CORS header, nor Vary: Origin, and a preflight is a plain OPTIONS', async () => {
     const answer = await inject(optionsWith(), { method: 'OPTIONS', url: '/v1/pets', headers: { origin: APP, 'access-control-request-method': 'POST' } });
     assert.equal(answer.status, 204);
     assert.deepEqual(corsHeadersOf(answer), {});
+    // The description varies with Accept-Encoding only.
+    assert.deepEqual(corsHeadersOf(await inject(optionsWith(), { url: '/v1/openapi.json', headers: { origin: APP } })), { vary: 'Accept-Encoding' });
+  });
+
+  test('the cacheable description and page carry Vary: Origin for every origin when CORS is on, their 304s included, and expose ETag', async () => {
+    const options = optionsWith([APP]);
+    for (const url of ['/v1/openapi.json', '/v1/docs']) {
+      for (const origin of [APP, OTHER, undefined]) {
+        const headers: Record<string, string> = origin === undefined ? {} : { origin };
+        const full = await inject(options, { url, headers });
+        assert.equal(full.status, 200, url);
+        assert.equal(full.headers['vary'], 'Accept-Encoding, Origin', `${url} from ${origin}`);
+        const etag = full.headers['etag'];
+        assert.ok(etag !== undefined);
+        const unchanged = await inject(options, { url, headers: { ...headers, 'if-none-match': etag } });
+        assert.equal(unchanged.status, 304, url);
+        assert.equal(unchanged.headers['vary'], 'Accept-Encoding, Origin', `${url} 304 from ${origin}`);
+        assert.equal(unchanged.headers['access-control-expose-headers'], origin === APP ? EXPOSED : undefined, url);
+      }
+    }
   });
 
   test('createFetchHandler() answers CORS as the core does', async () => {

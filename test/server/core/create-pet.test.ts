@@ -50,9 +50,9 @@ describe('POST /v1/pets (createPet)', () => {
   test('createPet answers 400 invalid_json for empty, malformed and non-UTF-8 bodies', async () => {
     const bodies: [string | Buffer, RegExp][] = [
       ['', /empty/],
-      ['{', /not valid JSON/],
-      ["{'name':'x'}", /not valid JSON/],
-      ['{"name":"x","categoryId":1}trailing', /not valid JSON/],
+      ['{', /^Cannot create pet: the body is not valid JSON \(the body ends before the JSON value is complete, at line 1, column 2\)$/],
+      ["{'name':'x'}", /^Cannot create pet: the body is not valid JSON \(unexpected `'` where a property name in double quotes was expected, at line 1, column 2\)$/],
+      ['{"name":"x","categoryId":1}trailing', /^Cannot create pet: the body is not valid JSON \(unexpected `t` after the JSON value; send one value only, at line 1, column 28\)$/],
       [Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x7d]), /not valid UTF-8/],
       [Buffer.from([0xc3, 0x28]), /not valid UTF-8/],
       [Buffer.from([0xed, 0xa0, 0x80]), /not valid UTF-8/],

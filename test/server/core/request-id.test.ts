@@ -26,10 +26,13 @@ function headerOf(answer: CoreResponse, name: string): string[] {
 }
 
 describe('request ids', () => {
-  test('requestIdOf() keeps an incoming id of 1 to 128 visible ASCII characters and replaces any other', () => {
-    const kept = ['a', '!', '~', 'x'.repeat(128), '3f2504e0-4f89-11d3-9a0c-0305e82c3301', 'trace=1;span="2"'];
+  test('requestIdOf() keeps an incoming id of 1 to 64 letters, digits and . _ : - and replaces any other', () => {
+    const kept = ['a', 'x'.repeat(64), '3f2504e0-4f89-11d3-9a0c-0305e82c3301', '4bf92f3577b34da6a3ce929d0e0e4736', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'p5GJ1t2VtbRXoqcN-1a', 'svc.web:req_42'];
     for (const id of kept) assert.equal(requestIdOf({ 'x-request-id': id }), id, JSON.stringify(id));
-    const replaced = ['', 'x'.repeat(129), 'two words', 'tab\there', 'line\nfeed', 'caf\u00e9', '\u007f', 'a, b'];
+    const replaced = [
+      '', 'x'.repeat(65), 'two words', 'tab\there', 'line\nfeed', 'caf\u00e9', '\u007f', 'a, b', '!', '~', 'trace=1;span="2"',
+      'Bearer robust-secret-alpha', 'abc/def+ghi==', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    ];
     for (const id of replaced) {
       const answered = requestIdOf({ 'x-request-id': id });
       assert.match(answered, GENERATED, JSON.stringify(id));
@@ -37,6 +40,16 @@ describe('request ids', () => {
     // Node keeps an unknown header sent twice as one joined value, whose ", " makes it invalid.
     assert.match(requestIdOf({ 'x-request-id': ['one', 'two'] }), GENERATED);
     assert.match(requestIdOf({}), GENERATED);
+  });
+
+  test('requestIdOf() replaces an id that is the request\'s own bearer token or a part of it, so a key sent in the wrong header is neither echoed nor logged', () => {
+    const key = 'robust-secret-alpha-7f3c9e51d2';
+    for (const id of [key, key.slice(0, 12), `req-${key}`]) {
+      assert.match(requestIdOf({ 'x-request-id': id, authorization: `Bearer ${key}` }), GENERATED, id);
+      assert.match(requestIdOf({ 'x-request-id': id, authorization: `bearer   ${key}` }), GENERATED, id);
+    }
+    assert.equal(requestIdOf({ 'x-request-id': 'req-1', authorization: `Bearer ${key}` }), 'req-1', 'a short id that happens to appear in the token is kept');
+    assert.equal(requestIdOf({ 'x-request-id': 'trace-0123456789', authorization: `Bearer ${key}` }), 'trace-0123456789');
   });
 
   test('newRequestId() gives a different id each time, all with the prefix of this process', () => {

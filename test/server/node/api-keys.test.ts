@@ -25,7 +25,7 @@ async function statusWith(server: TestServer, key: string): Promise<number> {
 }
 
 describe('keys that rotate without a restart', () => {
-  test('apiKeys as a function: a key added works on the next request, a removed one stops on the next, and an open connection keeps working with a key still valid', async () => {
+  test('startServer() with an apiKeys function: a key added works on the next request, a removed one stops on the next, and an open connection keeps working with a key still valid', async () => {
     let keys: readonly string[] = [KEY_A];
     const server = await startTestServer({ apiKeys: () => keys });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -45,7 +45,7 @@ describe('keys that rotate without a restart', () => {
     }
   });
 
-  test('apiKeys as a function: a change leaves a request already past authentication to finish', async () => {
+  test('startServer() with an apiKeys function leaves a request already past authentication to finish when the keys change', async () => {
     const memory = createMemoryStorage();
     let listed = (): void => {};
     const isListing = new Promise<void>((resolve) => { listed = resolve; });
@@ -65,14 +65,18 @@ describe('keys that rotate without a restart', () => {
     }
   });
 
-  test('apiKeys as a function: an unusable list it returns is refused and the old keys stay', async () => {
+  test('startServer() with an apiKeys function keeps the keys in force when it returns a list that cannot be used, a key no client can send included', async () => {
     let keys: readonly string[] = [KEY_A];
-    const server = await startTestServer({ apiKeys: () => keys, log: () => undefined });
+    const entries: LogEntry[] = [];
+    const server = await startTestServer({ apiKeys: () => keys, log: (entry) => void entries.push(entry) });
     try {
-      for (const unusable of [[], [''], ['two words'], ['ok', 'bad\u0000key']]) {
+      for (const unusable of [[], [''], ['two words'], ['ok', 'bad\u0000key'], ['ключ-не-latin-1'], ['comma,key'], ['hash#key'], ['pad=ding']]) {
         keys = unusable;
         assert.equal(await statusWith(server, KEY_A), 200, JSON.stringify(unusable));
       }
+      assert.deepEqual(entries.map((entry) => entry.level), Array(8).fill('warn'));
+      keys = ['padded=='];
+      assert.equal(await statusWith(server, 'padded=='), 200, 'token68 ends with = padding');
     } finally {
       await server.close();
     }

@@ -9,7 +9,7 @@ import { repairStorage } from '../../../cli/repair-storage.js';
 import { runMain, spawnServer } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
 
-const API_KEY = 'crash-test-key';
+const API_KEY = 'crash-test-key-0123';
 const CLIENTS = 32;
 /** Acknowledged creates per round before the kill; the clients keep sending past it, so the kill lands mid-load. */
 const CREATES_BEFORE_KILL = 300;

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import { EXAMPLE_PETS } from '../../../server/openapi/examples.js';
+import { EXAMPLE_PETS, refusedRequests } from '../../../server/openapi/examples.js';
+import type { RefusedRequest } from '../../../server/openapi/examples.js';
 import { createPostgresStorage } from '../../../lib/storage/postgres/index.js';
 import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
@@ -104,6 +105,16 @@ function exampleRequest(operation: DocumentedOperation, key: string): ExampleReq
   return { method, path: target, headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body.value) };
 }
 
+/** The request a refused request of the examples sends, below `/v1`. */
+function refusedRequest(refused: RefusedRequest): ExampleRequest {
+  const path = `/v1${refused.target}`;
+  if (refused.body === undefined) return { method: refused.method, path, headers: { ...AUTH } };
+  return { method: refused.method, path, headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(refused.body) };
+}
+
+/** The refused requests of the examples, by operationId and key. */
+const REFUSED = new Map(refusedRequests().map((refused) => [`${refused.operationId} ${refused.key}`, refused]));
+
 /** Whether `actual` holds everything `expected` does: an abridged example of a larger answer. */
 function contains(actual: unknown, expected: JsonValue): boolean {
   if (typeof expected !== 'object' || expected === null) return actual === expected;
@@ -180,7 +191,7 @@ const OPERATION_PROVOKERS: Readonly<Record<string, Provoker>> = {
   abridged: (operation) => send(baseRequest(operation)),
 };
 
-/** The answers no operation owns (`components.responses`), by the key of their example. */
+/** The answers no operation owns (`x-shared-responses`), by the key of their example. */
 const SHARED_PROVOKERS: Readonly<Record<string, () => Promise<Reply>>> = {
   unknownPath: () => send({ method: 'GET', path: '/v1/store/orders', headers: { ...AUTH } }),
   deletePets: () => send({ method: 'DELETE', path: '/v1/pets', headers: { ...AUTH } }),
@@ -216,21 +227,39 @@ describe('the OpenAPI description\'s examples against the server', () => {
         replayed++;
       }
     }
-    // createPet's five bodies, listPets' five queries, getPet's three ids.
-    assert.equal(replayed, 13);
+    // createPet's two bodies, listPets' three queries, getPet's two ids.
+    assert.equal(replayed, 7);
+  });
+
+  test('the OpenAPI description\'s refused requests, described in the 400 answers\' examples, get the answer of their key', async () => {
+    let replayed = 0;
+    for (const operation of bodyOperations()) {
+      const response = operation.operation.responses['400'];
+      for (const refused of refusedRequests().filter((candidate) => candidate.operationId === operation.operation.operationId)) {
+        assert.ok(response !== undefined, refused.operationId);
+        const request = refusedRequest(refused);
+        assertAnswer(`${request.method} ${request.path} (${refused.key})`, await send(request), { status: 400, response, key: refused.key, answers: bodyExamples(response) });
+        replayed++;
+      }
+    }
+    // createPet's three bodies, listPets' two queries, getPet's one id.
+    assert.equal(replayed, 6);
   });
 
   test('the OpenAPI description\'s request examples of GET get the same status and headers over HEAD, without a body', async () => {
+    // The document states HEAD in each path's description, as GET's answer without its body.
     for (const operation of bodyOperations().filter((candidate) => candidate.method === 'get')) {
-      const head = DOCUMENT.paths[operation.path]?.head;
-      assert.ok(head !== undefined, operation.path);
-      for (const key of requestKeysOf(operation)) {
+      const refused = refusedRequests().filter((candidate) => candidate.operationId === operation.operation.operationId);
+      const requests: [string, ExampleRequest][] = [
+        ...requestKeysOf(operation).map((key): [string, ExampleRequest] => [key, exampleRequest(operation, key)]),
+        ...refused.map((candidate): [string, ExampleRequest] => [candidate.key, refusedRequest(candidate)]),
+      ];
+      for (const [key, get] of requests) {
         const status = statusOfExample(operation.operation, key);
-        const response = head.responses[String(status)];
+        const response = operation.operation.responses[String(status)];
         assert.ok(status !== undefined && response !== undefined, `${operation.path} ${key}`);
-        const request = { ...exampleRequest(operation, key), method: 'HEAD' };
-        const answers = bodyExamples(operation.operation.responses[String(status)]);
-        assertAnswer(`${request.method} ${request.path} (${key})`, await send(request), { status, response, key, answers, isHead: true });
+        const request = { ...get, method: 'HEAD' };
+        assertAnswer(`${request.method} ${request.path} (${key})`, await send(request), { status, response, key, answers: bodyExamples(response), isHead: true });
       }
     }
   });
@@ -241,7 +270,8 @@ describe('the OpenAPI description\'s examples against the server', () => {
       const requestKeys = new Set(requestKeysOf(operation));
       for (const [status, response] of Object.entries(operation.operation.responses)) {
         const answers = bodyExamples(response);
-        for (const key of Object.keys(answers).filter((candidate) => !requestKeys.has(candidate))) {
+        const refusedKeys = new Set([...REFUSED.values()].filter((refused) => refused.operationId === operation.operation.operationId).map((refused) => refused.key));
+        for (const key of Object.keys(answers).filter((candidate) => !requestKeys.has(candidate) && !refusedKeys.has(candidate))) {
           const provoke = OPERATION_PROVOKERS[key];
           assert.ok(provoke !== undefined, `${operation.method} ${operation.path} ${status}: nothing produces the example ${key}`);
           const where = `${operation.method} ${operation.path} ${status} (${key})`;
@@ -254,7 +284,7 @@ describe('the OpenAPI description\'s examples against the server', () => {
   });
 
   test('the OpenAPI description\'s shared responses are what the server answers to the request their example\'s summary names', async () => {
-    const shared = Object.entries(DOCUMENT.components.responses);
+    const shared = Object.entries(DOCUMENT['x-shared-responses']);
     assert.equal(shared.length, Object.keys(SHARED_PROVOKERS).length);
     for (const [name, response] of shared) {
       const answers = bodyExamples(response);

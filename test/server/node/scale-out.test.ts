@@ -5,7 +5,7 @@ import { spawnServer, runMain } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
 import { startTestPostgres } from '../../support/postgres.js';
 
-const API_KEY = 'scale-out-key';
+const API_KEY = 'scale-out-key-0123';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
 
 /** Server processes report coverage too when the suite runs under c8. */

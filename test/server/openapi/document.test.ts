@@ -20,7 +20,7 @@ function at(value: JsonValue | undefined, ...keys: (string | number)[]): JsonVal
   return current as JsonValue;
 }
 
-function operation(document: OpenApiDocument, path: string, method: 'get' | 'post' | 'options'): OpenApiOperation {
+function operation(document: OpenApiDocument, path: string, method: 'get' | 'post'): OpenApiOperation {
   const found = document.paths[path]?.[method];
   assert.ok(found !== undefined, `${method} ${path} is documented`);
   return found;
@@ -67,7 +67,51 @@ describe('createOpenApiDocument()', () => {
     assert.equal(operation(document, '/pets/{petId}', 'get').deprecated, true);
     assert.equal(operation(document, '/pets', 'get').deprecated, undefined);
     assert.deepEqual(operation(document, '/openapi.json', 'get').security, []);
-    for (const path of ['/pets', '/pets/{petId}', '/openapi.json']) assert.deepEqual(operation(document, path, 'options').security, []);
+  });
+
+  test('createOpenApiDocument() has exactly the spec\'s three operations and the description\'s, each tagged with a tag the document defines', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).flatMap(([key, value]) => {
+      return typeof value === 'object' && value !== null && 'responses' in value ? [[`${key} ${path}`, value.operationId, value.tags]] : [];
+    }));
+    assert.deepEqual(operations, [
+      ['get /pets', 'listPets', ['pets']],
+      ['post /pets', 'createPet', ['pets']],
+      ['get /pets/{petId}', 'getPet', ['pets']],
+      ['get /openapi.json', 'getOpenApiDescription', ['openapi']],
+    ]);
+    assert.deepEqual(document.tags.map((tag) => tag.name), ['openapi', 'pets']);
+    for (const tag of document.tags) assert.ok(tag.description.length > 0, tag.name);
+  });
+
+  test('createOpenApiDocument() states HEAD and OPTIONS in each path\'s description and x-allow, not as operations', () => {
+    const expected: Record<string, string> = { '/pets': 'GET, HEAD, POST, OPTIONS', '/pets/{petId}': 'GET, HEAD, OPTIONS', '/openapi.json': 'GET, HEAD, OPTIONS' };
+    assert.deepEqual(Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [path, item['x-allow']])), expected);
+    for (const [path, item] of Object.entries(document.paths)) {
+      assert.ok(!('head' in item) && !('options' in item), path);
+      assert.ok(item.description.includes('`HEAD` is answered as `GET` is'), path);
+      assert.ok(item.description.includes(`\`OPTIONS\` is answered without a key: 204 with \`Allow: ${expected[path]}\``), path);
+    }
+    assert.match(document.info.description, /HEAD is answered wherever GET is/);
+  });
+
+  test('createOpenApiDocument() writes every summary as plain text, without Markdown', () => {
+    const summaries: string[] = [];
+    JSON.stringify(document, (key, value: unknown) => {
+      if (key === 'summary' && typeof value === 'string') summaries.push(value);
+      return value;
+    });
+    assert.ok(summaries.length > 50, `${summaries.length} summaries`);
+    for (const summary of summaries) assert.doesNotMatch(summary, /[`*]|<[a-z]/i, summary);
+  });
+
+  test('createOpenApiDocument() declares no hop-by-hop header, which proxies drop (RFC 9110 §7.6.1)', () => {
+    const declared = new Set<string>();
+    JSON.stringify(document, (key, value: unknown) => {
+      if (key === 'headers' && typeof value === 'object' && value !== null) for (const name of Object.keys(value)) declared.add(name.toLowerCase());
+      return value;
+    });
+    assert.ok(declared.has('x-request-id'));
+    for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']) assert.ok(!declared.has(name), name);
   });
 
   test('createOpenApiDocument() takes the schemas from the constants the validators use', () => {
@@ -112,7 +156,7 @@ describe('createOpenApiDocument()', () => {
 
   test('createOpenApiDocument() narrows each error response to the codes of its status', () => {
     for (const item of Object.values(document.paths)) {
-      for (const method of ['get', 'post', 'options'] as const) {
+      for (const method of ['get', 'post'] as const) {
         for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
           if (Number(status) < 400) continue;
           for (const code of codesOf(response) as string[]) assert.equal(ERROR_CODES[code as keyof typeof ERROR_CODES], Number(status), code);
@@ -124,9 +168,9 @@ describe('createOpenApiDocument()', () => {
 
   test('createOpenApiDocument() documents every code of ERROR_CODES somewhere', () => {
     const documented = new Set<string>();
-    const responses: OpenApiResponse[] = Object.values(document.components.responses);
+    const responses: OpenApiResponse[] = Object.values(document['x-shared-responses']);
     for (const item of Object.values(document.paths)) {
-      for (const method of ['get', 'post', 'options'] as const) responses.push(...Object.values(item[method]?.responses ?? {}));
+      for (const method of ['get', 'post'] as const) responses.push(...Object.values(item[method]?.responses ?? {}));
     }
     for (const response of responses) {
       if (response.content?.['application/json']?.schema['allOf'] !== undefined) for (const code of codesOf(response) as string[]) documented.add(code);

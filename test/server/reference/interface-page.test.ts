@@ -49,6 +49,14 @@ describe('the interface\'s text at GET {basePath}/docs/interface', () => {
     assert.deepEqual([head.status, head.body, head.headers['content-length']], [200, '', first.headers['content-length']]);
   });
 
+  test('GET /v1/docs/interface is sent gzip-compressed to a client that accepts it, with Vary: Accept-Encoding', async () => {
+    const plain = await request('/v1/docs/interface');
+    const compressed = await request('/v1/docs/interface', { 'accept-encoding': 'gzip' });
+    assert.deepEqual([compressed.status, compressed.headers['content-encoding'], compressed.headers['vary']], [200, 'gzip', 'Accept-Encoding']);
+    assert.ok(Number(compressed.headers['content-length']) < Number(plain.headers['content-length']) / 2);
+    assert.notEqual(compressed.headers['etag'], plain.headers['etag'], 'each coding has its own ETag');
+  });
+
   test('the interface\'s text has an anchor per numbered section of docs/interface.md, each listed in its contents', async () => {
     const page = (await request('/v1/docs/interface')).body;
     const numbers = await sectionNumbers();

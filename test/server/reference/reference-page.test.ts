@@ -7,6 +7,7 @@ import { referenceDecisions } from '../../../server/reference/decisions.js';
 import { renderReferencePage } from '../../../server/reference/page.js';
 import { createPetstore, ERROR_CODES, MAX_LIMIT, MIN_LIMIT } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
+import { refusedRequests } from '../../../server/openapi/examples.js';
 import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { inject } from '../../../server/testing/index.js';
 import type { InjectResponse } from '../../../server/testing/index.js';
@@ -85,7 +86,7 @@ describe('the reference page at GET {basePath}/docs', () => {
           const answer = await get(url, { 'if-none-match': ifNoneMatch, 'x-request-id': 'conditional-1' }, method);
           assert.equal(answer.status, 304, `${method} ${url} If-None-Match: ${ifNoneMatch}`);
           assert.equal(answer.body, '');
-          assert.deepEqual(answer.headers, { etag: tag, 'cache-control': 'no-cache', 'x-request-id': 'conditional-1' });
+          assert.deepEqual(answer.headers, { etag: tag, 'cache-control': 'no-cache', vary: 'Accept-Encoding', 'x-request-id': 'conditional-1' });
         }
         for (const ifNoneMatch of ['"stale"', 'W/"stale"', tag.slice(0, -2) + '"', '']) {
           const answer = await get(url, { 'if-none-match': ifNoneMatch }, method);
@@ -183,7 +184,9 @@ describe('what the reference page shows', () => {
     const paging = textOf(elementById(page, 'section', 'paging'));
     assert.ok(paging.includes('rel="next"') && paging.includes('after'), paging);
     assert.ok(page.includes('<a href="/v1/openapi.json">'));
-    for (const operationId of ['listPetsHead', 'petsOptions', 'getOpenApiDescription']) assert.ok(elementById(page, 'section', 'all-operations').includes(operationId), operationId);
+    const allOperations = elementById(page, 'section', 'all-operations');
+    for (const operationId of ['listPets', 'createPet', 'getPet', 'getOpenApiDescription']) assert.ok(allOperations.includes(operationId), operationId);
+    assert.ok(allOperations.includes('<li><code>/v1/pets</code>: <code>GET, HEAD, POST, OPTIONS</code></li>'), 'the methods each path answers, HEAD and OPTIONS included');
   });
 
   test('the reference page shows the document\'s examples and prefills createPet\'s body with the first request example', async () => {
@@ -195,6 +198,11 @@ describe('what the reference page shows', () => {
     const textarea = /<textarea[^>]* name="body"[^>]*>([\s\S]*?)<\/textarea>/.exec(elementById(page, 'section', 'createPet'))?.[1];
     assert.deepEqual(JSON.parse(textOf(textarea ?? '')), first.value);
     for (const example of examples) assert.ok(textOf(page).includes(JSON.stringify(example.value, null, 2)), example.summary);
+    // The refused requests are no request examples, yet a learner still sees each, with its answer.
+    for (const refused of refusedRequests()) {
+      const body = refused.body === undefined ? '' : ` with the body ${JSON.stringify(refused.body)}`;
+      assert.ok(textOf(elementById(page, 'section', refused.operationId)).includes(`${refused.summary}. The request: ${refused.method} /v1${refused.target}${body}.`), refused.key);
+    }
     const location = DOCUMENT.paths['/pets']?.post?.responses['201']?.headers?.['Location']?.examples;
     for (const example of Object.values(location ?? {})) assert.ok(page.includes(`<code>${example.value}</code>`), example.value);
   });

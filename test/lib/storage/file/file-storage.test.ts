@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MAX_SAFE_ID } from '../../../../lib/limits.js';
 import { createFileStorage } from '../../../../lib/storage/file/index.js';
@@ -53,6 +53,14 @@ async function journalWith(path: string, count: number): Promise<{ pets: Pet[]; 
 
 async function allPets(storage: PetStorage): Promise<Pet[]> {
   return (await storage.list({ status: undefined, after: 0, limit: 1_000_000 })).map((pet) => ({ ...pet }));
+}
+
+/** The one side file of this kind next to the journal. */
+async function sideFile(path: string, kind: string): Promise<string> {
+  const names = (await readdir(dirname(path))).filter((name) => name.startsWith(`${basename(path)}.`) && name.endsWith(`.${kind}`));
+  assert.equal(names.length, 1, names.join(', '));
+  assert.match(names[0] as string, /^pets\.journal\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\./);
+  return join(dirname(path), names[0] as string);
 }
 
 async function flipByte(path: string, offset: number): Promise<void> {
@@ -112,6 +120,60 @@ describe('createFileStorage() recovery', () => {
     }
   });
 
+  test('createFileStorage() keeps a whole final record that fails its checksum in a side file, says it may have been acknowledged, and never hands out its id again', async () => {
+    const path = await journalPath();
+    const { pets, offsets } = await journalWith(path, 3);
+    const lastOffset = offsets[2] as number;
+    // A byte of the name: the id still reads as 3.
+    await flipByte(path, lastOffset + FRAME_HEADER_SIZE + 20);
+    const damaged = (await readFile(path)).subarray(lastOffset);
+    const { lines, log } = logLines();
+    const storage = await createFileStorage(path, { log });
+    assert.equal(lines.length, 1);
+    const side = await sideFile(path, 'damaged-tail');
+    assert.equal(lines[0], `petstore: ${path}: cut off a damaged final record at byte offset ${lastOffset} (${damaged.length} bytes: record checksum mismatch). `
+      + 'It is a whole record, so it may have been acknowledged (a pet damaged on disk since, or a write torn by a power loss). '
+      + `Its bytes are kept in ${side}; its id, 3, is reserved and never handed out again. 2 pets recovered.`);
+    assert.deepEqual(await readFile(side), damaged, 'the side file holds the cut bytes as they were');
+    assert.deepEqual(await allPets(storage), pets.slice(0, 2).map((pet) => ({ ...pet })));
+    const next = await storage.insert(samplePet(4));
+    assert.equal(next.id, 4, 'id 3 may belong to an acknowledged pet');
+    await storage.close();
+    const reopened = await createFileStorage(path, { log: (line) => assert.fail(`nothing to cut on reopen, got: ${line}`) });
+    assert.deepEqual((await allPets(reopened)).map((pet) => pet.id), [1, 2, 4]);
+    assert.equal((await reopened.insert(samplePet(5))).id, 5);
+    await reopened.close();
+  });
+
+  test('createFileStorage() reserves a margin of ids after a whole damaged final record whose id cannot be read', async () => {
+    const path = await journalPath();
+    const { offsets } = await journalWith(path, 2);
+    const bytes = await readFile(path);
+    // The id field now reads 2.5: damaged, and no longer an id.
+    bytes.writeDoubleLE(2.5, (offsets[1] as number) + FRAME_HEADER_SIZE + 2);
+    await writeFile(path, bytes);
+    const { lines, log } = logLines();
+    const storage = await createFileStorage(path, { log });
+    assert.match(lines[0] as string, /may have been acknowledged .*its id cannot be read, so every id up to 1000001 is reserved and never handed out again\. 1 pets recovered\.$/);
+    assert.equal((await storage.insert(samplePet(3))).id, 1_000_002);
+    await storage.close();
+  });
+
+  test('createFileStorage() keeps the bytes of a torn final record in a side file too', async () => {
+    const path = await journalPath();
+    await journalWith(path, 1);
+    const size = (await stat(path)).size;
+    await appendFile(path, Buffer.from([1, 2, 3]));
+    const { lines, log } = logLines();
+    const storage = await createFileStorage(path, { log });
+    const side = await sideFile(path, 'damaged-tail');
+    assert.deepEqual(lines, [`petstore: ${path}: cut off a torn final record at byte offset ${size} (3 bytes: the record needs 8 bytes, but the file ends after 3); `
+      + `it was never acknowledged. Its bytes are kept in ${side}. 1 pets recovered.`]);
+    assert.deepEqual([...await readFile(side)], [1, 2, 3]);
+    assert.equal((await storage.insert(samplePet(2))).id, 2, 'a torn write was never acknowledged, so its id is free');
+    await storage.close();
+  });
+
   test('createFileStorage() cuts a zero-filled tail, as a power loss can leave', async () => {
     const path = await journalPath();
     const { pets, offsets } = await journalWith(path, 2);
@@ -140,7 +202,7 @@ describe('createFileStorage() recovery', () => {
         'unavailable',
         literally(`Data file ${path} is corrupt at byte offset ${middle}: `),
         literally(`an intact record follows at byte offset ${next}`),
-        /repairFile\(\)/,
+        literally(`With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${middle}; add \`--salvage\` to keep every intact record after the damage.`),
       );
       assert.deepEqual(await readFile(path), before, 'a refused file is left untouched');
       await assert.rejects(stat(`${path}.lock`), /ENOENT/, 'the lock is released');
@@ -235,7 +297,7 @@ describe('createFileStorage() recovery', () => {
 
   test('createFileStorage() reports a directory that does not exist', async () => {
     const path = join(await temporaryDirectory(), 'missing', 'pets.journal');
-    await rejection(() => createFileStorage(path), 'unavailable', /Cannot lock data file .*missing.*ENOENT/);
+    await rejection(() => createFileStorage(path), 'unavailable', literally(`Cannot open data file ${path}: its directory ${dirname(path)} must exist and be writable by this user, and creating a file in it failed (ENOENT: it does not exist).`));
   });
 
   test('createFileStorage() logs through process.emitWarning by default', async () => {
@@ -269,7 +331,7 @@ describe('createFileStorage() file-system failures', () => {
       const path = await journalPath();
       await rejection(() => createFileStorage(path, {
         fileSystem: hookedFileSystem((operation, target) => {
-          if (target.startsWith(path) && !target.endsWith('.lock') && when(operation, target)) throw fsError('EACCES');
+          if (target.startsWith(path) && !target.includes('.lock') && when(operation, target)) throw fsError('EACCES');
         }),
       }), 'unavailable', pattern);
       await assert.rejects(stat(`${path}.lock`), /ENOENT/);
@@ -319,7 +381,7 @@ describe('createFileStorage() file-system failures', () => {
     const fileSystem = hookedFileSystem((operation) => {
       if (operation === 'truncate') throw fsError('EROFS');
     });
-    await rejection(() => createFileStorage(path, { fileSystem }), 'unavailable', /cutting off the torn final record at byte offset \d+ failed: EROFS/);
+    await rejection(() => createFileStorage(path, { fileSystem }), 'unavailable', /cutting off the damaged final record at byte offset \d+ failed: EROFS/);
   });
 
   test('createFileStorage() rejects an unknown durability mode', async () => {
@@ -513,10 +575,11 @@ describe('FileStorage inserts and writes', () => {
     });
     operations.length = 0;
     for (let index = 0; index < 5; index++) await storage.insert(samplePet(index));
-    assert.deepEqual(operations, ['write', 'write', 'write', 'write', 'write']);
+    // Each batch: the size before the write and after it (is the file still where this writer left it?), and one write.
+    assert.deepEqual(operations, Array.from({ length: 5 }, () => ['size', 'write', 'size']).flat());
     assert.deepEqual(storage.stats(), { records: 5, writes: 5, syncs: 0 });
     await storage.close();
-    assert.deepEqual(operations.slice(5), ['datasync', 'close']);
+    assert.deepEqual(operations.slice(15), ['datasync', 'close']);
   });
 });
 

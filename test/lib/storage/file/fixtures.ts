@@ -36,8 +36,8 @@ export function samplePet(index: number): NewPet {
 }
 
 /** Every operation a wrapped file system reports to its hook. */
-export type Operation = 'open' | 'readFile' | 'writeNewFile' | 'link' | 'rename' | 'unlink' | 'copyNewFile'
-  | 'read' | 'write' | 'datasync' | 'sync' | 'truncate' | 'size' | 'close';
+export type Operation = 'open' | 'readFile' | 'writeNewFile' | 'link' | 'rename' | 'unlink' | 'copyNewFile' | 'stat'
+  | 'read' | 'write' | 'datasync' | 'sync' | 'truncate' | 'size' | 'fstat' | 'close';
 
 /** Called before each operation with the path it concerns (and the bytes of a write); throwing makes the operation fail. */
 export type Hook = (operation: Operation, path: string, data?: Buffer) => void | Promise<void>;
@@ -55,6 +55,7 @@ export function hookedFileSystem(hook: Hook, replaceWrite?: StorageFile['write']
       sync: async () => (await hook('sync', path), file.sync()),
       truncate: async (length) => (await hook('truncate', path), file.truncate(length)),
       size: async () => (await hook('size', path), file.size()),
+      identity: async () => (await hook('fstat', path), file.identity()),
       close: async () => (await hook('close', path), file.close()),
     };
   }
@@ -69,6 +70,7 @@ export function hookedFileSystem(hook: Hook, replaceWrite?: StorageFile['write']
     rename: async (from, to) => (await hook('rename', to), nodeFileSystem.rename(from, to)),
     unlink: async (path) => (await hook('unlink', path), nodeFileSystem.unlink(path)),
     copyNewFile: async (from, to) => (await hook('copyNewFile', to), nodeFileSystem.copyNewFile(from, to)),
+    identity: async (path) => (await hook('stat', path), nodeFileSystem.identity(path)),
   };
 }
 

@@ -216,8 +216,85 @@ describe('FileStorage checkReady()', () => {
     const storage = await createFileStorage(path);
     await writeFile(`${path}.lock`, `4242\n${'0'.repeat(32)}\n`);
     await rejection(() => storage.checkReady(), 'unavailable', literally(`${path}.lock of data file ${path} now belongs to pid 4242`));
-    await writeFile(`${path}.lock`, 'edited by hand\n');
-    await rejection(() => storage.checkReady(), 'unavailable', /no longer holds this process's pid and token/);
+    await storage.close();
+    const other = await journalPath();
+    const edited = await createFileStorage(other);
+    await writeFile(`${other}.lock`, 'edited by hand\n');
+    await rejection(() => edited.checkReady(), 'unavailable', /no longer holds this process's pid and token/);
+    await edited.close();
+  });
+});
+
+/** What a displaced writer answers a create with: 503, saying why and what to do, without server paths. */
+const DISPLACED = /^Cannot create pet: this server can no longer prove that it alone writes its data file \(its single-writer lock was removed or taken by another process\), so the pet was not stored\. Creates stay refused until the server is restarted/;
+
+describe('FileStorage once its lock is no longer its own', () => {
+  test('insert() answers 503 once the lock file is removed under a running writer, never overwrites what a second writer then stores, and nothing acknowledged is lost', async () => {
+    const path = await journalPath();
+    const { lines, log } = logLines();
+    const first = await createFileStorage(path, { log });
+    const acknowledged = [await first.insert(samplePet(1)), await first.insert(samplePet(2))];
+    await unlink(`${path}.lock`);
+    await rejection(() => first.insert(samplePet(3)), 'unavailable', DISPLACED);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] as string, literally(`petstore: The single-writer lock ${path}.lock of data file ${path} was removed`));
+    assert.match(lines[0] as string, /Creates answer 503 from now on; reads still answer\.$/);
+    const second = await createFileStorage(path, { log: () => undefined });
+    acknowledged.push(await second.insert(samplePet(4)), await second.insert(samplePet(5)));
+    await rejection(() => first.insert(samplePet(6)), 'unavailable', DISPLACED);
+    await rejection(() => first.checkReady(), 'unavailable', literally(`The single-writer lock ${path}.lock of data file ${path} was removed`), /restart this one/);
+    assert.deepEqual({ ...(await first.get(2)) }, { ...acknowledged[1] }, 'reads still answer');
+    await first.close();
+    await second.close();
+    assert.deepEqual(acknowledged.map((pet) => pet.id), [1, 2, 3, 4], 'the refused create wrote nothing, so its id is free');
+    await assertReopensWith(path, acknowledged);
+  });
+
+  test('insert() does not acknowledge a batch whose lock was removed while it was being synced', async () => {
+    const path = await journalPath();
+    let isArmed = false;
+    const storage = await createFileStorage(path, {
+      log: () => undefined,
+      fileSystem: hookedFileSystem(async (operation, target) => {
+        if (isArmed && operation === 'datasync' && target === path) {
+          isArmed = false;
+          await unlink(`${path}.lock`);
+        }
+      }),
+    });
+    const kept = await storage.insert(samplePet(1));
+    isArmed = true;
+    await rejection(() => storage.insert(samplePet(2)), 'unavailable', DISPLACED);
+    assert.equal(await storage.get(2), undefined, 'the refused pet is not served');
+    await rejection(() => storage.insert(samplePet(3)), 'unavailable', DISPLACED);
+    await rejection(() => storage.checkReady(), 'unavailable', /was removed/);
+    await storage.close();
+    const reopened = await createFileStorage(path, { log: () => undefined });
+    assert.deepEqual({ ...(await reopened.get(1)) }, { ...kept });
+    await reopened.close();
+  });
+
+  test('insert() answers 503 when the journal is not where this writer left it (another process appended to it), and writes nothing over those bytes', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path, { log: () => undefined });
+    await storage.insert(samplePet(1));
+    const before = (await stat(path)).size;
+    const foreign = encodePetRecord({ id: 2, name: 'written elsewhere', categoryId: 1 });
+    await appendFile(path, foreign);
+    await rejection(() => storage.insert(samplePet(3)), 'unavailable', DISPLACED);
+    await rejection(() => storage.checkReady(), 'unavailable', literally(`Data file ${path} is ${before + foreign.length} bytes long, but this server wrote it up to byte ${before}: another process has written to it or cut it.`));
+    await storage.close();
+    const reopened = await createFileStorage(path, { log: () => undefined });
+    assert.deepEqual({ ...(await reopened.get(2)) }, { id: 2, name: 'written elsewhere', categoryId: 1 });
+    await reopened.close();
+  });
+
+  test('checkReady() that finds the lock gone makes later creates answer 503 too', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path, { log: () => undefined });
+    await unlink(`${path}.lock`);
+    await rejection(() => storage.checkReady(), 'unavailable', /was removed/);
+    await rejection(() => storage.insert(samplePet(1)), 'unavailable', DISPLACED);
     await storage.close();
   });
 });

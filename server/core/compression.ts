@@ -1,0 +1,171 @@
+import type { HeaderList } from '../../lib/index.js';
+import { entityTagOf, matchesIfNoneMatch, representationHeaders, REVALIDATE } from './conditional.js';
+import type { Representation } from './conditional.js';
+import { headerOf } from './request.js';
+import type { RequestHeaders } from './request.js';
+import type { BareResponse } from './response.js';
+
+/** The content codings the core can apply to an answer [RFC 9110 §8.4.1], in the order it prefers them when a client accepts several equally. */
+export type ContentCoding = 'br' | 'gzip';
+
+/** Every coding the core knows, in its order of preference. */
+const CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
+
+/** The `CompressionStream` format of each coding [Compression Streams standard]: `brotli` is newer, and not in every runtime. */
+const FORMATS: Readonly<Record<ContentCoding, string>> = { br: 'brotli', gzip: 'gzip' };
+
+/**
+ * `CompressionStream` as a constructor of any format name: Node's types list only the formats of
+ * Node 20, while Deno and Bun take `brotli` too; a runtime without a format throws a TypeError.
+ */
+const Compression = CompressionStream as new (format: string) => CompressionStream;
+
+/** The answer's representation depends on the request's `Accept-Encoding` [RFC 9110 §12.5.5]. */
+const VARY_ACCEPT_ENCODING: HeaderList = ['Vary', 'Accept-Encoding'];
+
+/**
+ * The codings this runtime's web `CompressionStream` produces: `gzip` everywhere (Node ≥ 18, Deno,
+ * Bun), `br` where it has the `brotli` format (Deno and Bun do; Node 20 does not). The core imports
+ * no `node:` module, so Node's zlib brotli is not used.
+ */
+export function availableCodings(): ContentCoding[] {
+  return CODINGS.filter((coding) => {
+    try {
+      new Compression(FORMATS[coding]);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The bytes in a content coding, through the web `CompressionStream`. */
+export async function compress(bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
+  const compressed = new Blob([bytes]).stream().pipeThrough(new Compression(FORMATS[coding]));
+  return new Uint8Array(await new Response(compressed).arrayBuffer());
+}
+
+/** A qvalue [RFC 9110 §12.4.2]: 0 to 1 with at most three decimals; anything else counts as 0, so a coding is never sent on a weight the client did not clearly give. */
+function qualityOf(text: string): number {
+  return /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(text) ? Number(text) : 0;
+}
+
+/**
+ * The coding to answer in, given the request's `Accept-Encoding` [RFC 9110 §12.5.3], or undefined
+ * for none (identity). Without the header, or with it empty, the answer is not encoded. A coding is
+ * acceptable when listed, or covered by `*`, with a nonzero qvalue; `identity` is acceptable unless
+ * excluded by `identity;q=0` or by `*;q=0` without an `identity` entry. The highest qvalue wins; a
+ * coding beats identity on a tie, and always when identity has no weight of its own (a client that
+ * lists `gzip;q=0.8` wants gzip), and `br` beats `gzip` on a tie. When nothing
+ * is acceptable, identity is sent anyway rather than a 406 (as RFC 7231 §5.3.4 advised), so a
+ * client always gets the document. `x-gzip` is `gzip` [RFC 9110 §8.4.1.3].
+ */
+export function negotiateCoding(acceptEncoding: string | undefined, available: readonly ContentCoding[]): ContentCoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  const weights = new Map<string, number>();
+  for (const element of acceptEncoding.split(',')) {
+    const [rawName = '', ...parameters] = element.split(';');
+    const name = rawName.trim().toLowerCase();
+    if (name === '') continue;
+    let weight = 1;
+    for (const parameter of parameters) {
+      const equals = parameter.indexOf('=');
+      if (equals !== -1 && parameter.slice(0, equals).trim().toLowerCase() === 'q') weight = qualityOf(parameter.slice(equals + 1).trim());
+    }
+    const coding = name === 'x-gzip' ? 'gzip' : name;
+    // A coding listed twice keeps its best weight.
+    weights.set(coding, Math.max(weights.get(coding) ?? 0, weight));
+  }
+  const any = weights.get('*');
+  let chosen: ContentCoding | undefined;
+  // Identity neither listed nor covered by `*` is acceptable, yet has no weight of its own: any accepted coding beats it.
+  let best = weights.get('identity') ?? any ?? 0;
+  for (const coding of available) {
+    const weight = weights.get(coding) ?? any ?? 0;
+    if (weight > 0 && (weight > best || (weight === best && chosen === undefined))) {
+      chosen = coding;
+      best = weight;
+    }
+  }
+  return chosen;
+}
+
+/** The headers of a negotiated representation's 304: its tag, and what its 200 would say of caching and variance [RFC 9110 §15.4.5]. */
+function notModifiedHeaders(entityTag: string): HeaderList {
+  return ['ETag', entityTag, 'Cache-Control', REVALIDATE, ...VARY_ACCEPT_ENCODING];
+}
+
+/** One representation of a negotiated set: its 200 and its 304, `Vary: Accept-Encoding` on both. */
+function negotiatedVariant(bytes: Uint8Array, entityTag: string, descriptive: HeaderList, coding: ContentCoding | undefined): Representation {
+  const encoding = coding === undefined ? [] : ['Content-Encoding', coding];
+  return {
+    entityTag,
+    bytes,
+    headers: representationHeaders([...descriptive, ...encoding, ...VARY_ACCEPT_ENCODING], entityTag, bytes),
+    notModifiedHeaders: notModifiedHeaders(entityTag),
+  };
+}
+
+/** Options of createNegotiatedRepresentation. */
+export interface NegotiatedRepresentationOptions {
+  /** Headers of the 200 beside the media type, caching and validator ones (the page's Content-Security-Policy). */
+  headers?: HeaderList;
+  /** The codings offered. Default: availableCodings(). */
+  codings?: readonly ContentCoding[];
+}
+
+/** A text served in the content coding each request accepts, each coding built once. */
+export interface NegotiatedRepresentation {
+  /**
+   * The answer to a GET or HEAD: the coding the request accepts, 304 when its `If-None-Match` names
+   * that coding's entity tag [RFC 9110 §13.1.2: evaluated for GET and HEAD], otherwise 200 (the core
+   * drops the body of a HEAD). A promise only the first time a coding is asked for, while it is compressed.
+   */
+  respond(requestHeaders: RequestHeaders): BareResponse | Promise<BareResponse>;
+}
+
+/**
+ * A text as a representation of `contentType` in several content codings [RFC 9110 §8.4]: the
+ * identity one is encoded and hashed now; each compressed one the first time a request accepts it,
+ * then kept. A compressed representation's entity tag is the identity's with the coding appended
+ * (`"…-gzip"`), so each representation has its own tag, as a strong validator must [RFC 9110
+ * §8.8.3.3], and a 304 is decided without compressing.
+ */
+export function createNegotiatedRepresentation(text: string, contentType: string, options: NegotiatedRepresentationOptions = {}): NegotiatedRepresentation {
+  const descriptive = ['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...(options.headers ?? [])];
+  const bytes = new TextEncoder().encode(text);
+  const identity = negotiatedVariant(bytes, entityTagOf(text), descriptive, undefined);
+  const codings = options.codings ?? availableCodings();
+  const built = new Map<ContentCoding, Representation>();
+  const building = new Map<ContentCoding, Promise<Representation>>();
+  /** The tag of the identity representation with a coding appended inside its quotes. */
+  const tagOf = (coding: ContentCoding | undefined): string => (coding === undefined ? identity.entityTag : `${identity.entityTag.slice(0, -1)}-${coding}"`);
+  /** A 200 of a representation. */
+  const full = (representation: Representation): BareResponse => ({ status: 200, headers: representation.headers, body: representation.bytes });
+  return {
+    respond(requestHeaders) {
+      const coding = negotiateCoding(headerOf(requestHeaders, 'accept-encoding'), codings);
+      const entityTag = tagOf(coding);
+      // Decided on the tag alone, so a 304 never waits for a compression.
+      if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), entityTag)) return { status: 304, headers: notModifiedHeaders(entityTag), body: '' };
+      if (coding === undefined) return full(identity);
+      const ready = built.get(coding);
+      if (ready !== undefined) return full(ready);
+      let pending = building.get(coding);
+      if (pending === undefined) {
+        pending = compress(bytes, coding).then((compressed) => {
+          const variant = negotiatedVariant(compressed, entityTag, descriptive, coding);
+          built.set(coding, variant);
+          building.delete(coding);
+          return variant;
+        }, (error: unknown) => {
+          // A later request tries again; this one gets the identity representation, which every client can read.
+          building.delete(coding);
+          throw error;
+        });
+        building.set(coding, pending);
+      }
+      return pending.then(full, () => full(identity));
+    },
+  };
+}
