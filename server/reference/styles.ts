@@ -92,7 +92,7 @@ form.try { background: var(--surface); border: 1px solid var(--border); border-r
 main [id] { scroll-margin-top: 5.5rem; }
 main.interface-text [id] { scroll-margin-top: 0.5rem; }
 main.interface-text { max-width: 56rem; }
-.result dd .hint { font-family: inherit; }
+.result dd .hint { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 #api-key:focus { box-shadow: 0 0 0 3px var(--accent); }
 form.try { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: end; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; }
@@ -135,6 +135,7 @@ footer.page { max-width: 82rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; color
 }
 @media (max-width: 40rem) {
   header.page, .layout { padding-left: 0.75rem; padding-right: 0.75rem; }
+  .key .hint { display: none; }
   table { table-layout: fixed; }
   tbody th { white-space: normal; overflow-wrap: anywhere; }
   td { overflow-wrap: anywhere; }

@@ -236,6 +236,8 @@ describe('what the reference page shows', () => {
     const overview = textOf(elementById(page, 'section', 'overview'));
     for (const [, method, path] of OPERATIONS) assert.ok(overview.includes(`${method} ${path}`), path);
     assert.match(overview, /Get a key[\s\S]*PETSTORE_API_KEYS[\s\S]*development key for this run only/);
+    const printed = /No PETSTORE_API_KEYS[^:]*: development key for this run only: /.exec(overview)?.[0] ?? '';
+    assert.ok(printed !== '' && (await readFile(resolve(ROOT, 'cli', 'serve.ts'), 'utf8')).includes(printed), 'the page quotes the line the server prints');
     assert.doesNotMatch(overview, /X-Request-Id|431|417|components\.responses|order/);
     const rules = elementById(page, 'section', 'server-rules');
     assert.ok(textOf(rules).includes('Checks run in this order') && textOf(rules).includes('431'));
