@@ -94,7 +94,6 @@ const SCRIPT = String.raw`(function () {
     } else {
       var json = parsed(request.body || '');
       if (!json || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) return '// The client sends a NewPet object: this body is not one, so only curl and fetch can send it.';
-      lines.push('// The client sends an Idempotency-Key of its own with each create.');
       lines.push('const pet = await client.createPet(' + indent(JSON.stringify(json.value, null, 2), 0) + ');', 'console.log(pet);');
     }
     return lines.join('\n');
