@@ -1,16 +1,20 @@
+import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runHttpBench, SCENARIOS, SERVERS } from './http.js';
 import { benchReport } from './report.js';
 import type { InProcessOutput } from './report.js';
+import { withRun } from './results-file.js';
 import { runStartupBench } from './startup.js';
 import { format, hasCommand, ROOT, run } from './support.js';
 
 /**
  * Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 5
- * --output /tmp/results.md`; `--no-metrics` leaves out the project's server with metrics on.
+ * --output /tmp/results.md`; `--no-metrics` leaves out the project's server with metrics on;
+ * `--node 26` runs everything (the project's server, the comparison servers, the in-process and
+ * startup figures) on the latest Node 26.
  */
 interface BenchSettings {
   rounds: number;
@@ -19,8 +23,10 @@ interface BenchSettings {
   connections: number;
   /** Whether the project's server also runs with `PETSTORE_METRICS=true` (issue 13); default yes. */
   isMetricsRun: boolean;
-  /** Where the report is written; relative paths are read from the repository root. */
+  /** Where the report is written, in the section of this run's Node major; relative paths are read from the repository root. */
   outputPath: string;
+  /** The Node major to run on, when not the one running this script. */
+  nodeMajor: string | undefined;
 }
 
 /** The report the real run writes, and the documentation links to. */
@@ -36,8 +42,11 @@ function readSettings(argv: readonly string[]): BenchSettings {
       connections: { type: 'string', default: '50' },
       output: { type: 'string', default: DEFAULT_OUTPUT },
       'no-metrics': { type: 'boolean', default: false },
+      node: { type: 'string' },
     },
   });
+  const nodeMajor = values.node;
+  if (nodeMajor !== undefined && !/^\d+$/.test(nodeMajor)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(nodeMajor)}`);
   const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections'): number => {
     const parsed = Number(values[name]);
     if (!(parsed > 0)) throw new Error(`--${name} needs a positive number, not ${JSON.stringify(values[name])}`);
@@ -50,7 +59,32 @@ function readSettings(argv: readonly string[]): BenchSettings {
     connections: positive('connections'),
     isMetricsRun: !values['no-metrics'],
     outputPath: resolve(ROOT, values.output),
+    nodeMajor,
   };
+}
+
+/** Whether this process runs on the Node major `--node` asks for (or no other was asked for). */
+function isOnRequestedNode(settings: BenchSettings): boolean {
+  return settings.nodeMajor === undefined || settings.nodeMajor === process.versions.node.split('.')[0];
+}
+
+/**
+ * Runs this script again on the latest release of the requested major, fetched by the installer of
+ * the test matrix (scripts/test-node.sh) and first on PATH, so every process the benchmark starts,
+ * and `npm run build` too, runs on that Node. Resolves with its exit code.
+ */
+async function runOnRequestedNode(major: string): Promise<number> {
+  const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
+  const folder = stdout.trim().split('\n').at(-1) ?? '';
+  const child = spawn(join(folder, 'node'), ['--import', 'tsx', resolve(ROOT, 'bench', 'run.ts'), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` },
+  });
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
+  });
 }
 
 async function versionOf(command: string, args: readonly string[]): Promise<string> {
@@ -72,6 +106,10 @@ async function packageVersion(name: string): Promise<string> {
 async function main(): Promise<void> {
   const started = performance.now();
   const settings = readSettings(process.argv.slice(2));
+  if (settings.nodeMajor !== undefined && !isOnRequestedNode(settings)) {
+    process.exitCode = await runOnRequestedNode(settings.nodeMajor);
+    return;
+  }
   if (!(await hasCommand('wrk'))) {
     throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
   }
@@ -96,7 +134,7 @@ async function main(): Promise<void> {
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const report = benchReport({
-    command: `npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}${settings.isMetricsRun ? '' : ' --no-metrics'}`,
+    command: `npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}${settings.isMetricsRun ? '' : ' --no-metrics'}${settings.nodeMajor === undefined ? '' : ` --node ${settings.nodeMajor}`}`,
     date: new Date().toISOString().slice(0, 10),
     machine: `${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`,
     rounds: settings.rounds,
@@ -109,11 +147,15 @@ async function main(): Promise<void> {
     startup,
     elapsed: { totalMs: performance.now() - started, httpMs },
   });
-  await writeFile(settings.outputPath, report);
+  const previous = await readFile(settings.outputPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  await writeFile(settings.outputPath, withRun(previous, report, process.version));
   log('');
   log(report);
   log('');
-  log(`Written to ${settings.outputPath}`);
+  log(`Written to ${settings.outputPath}, in the section for Node ${process.versions.node.split('.')[0]}`);
 }
 
 main().catch((error: unknown) => {

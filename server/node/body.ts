@@ -23,7 +23,10 @@ export async function readJsonBodyOrAnswer(request: IncomingMessage, response: S
   } catch (error) {
     if (error instanceof BodyAbortedError) return ANSWERED;
     // The unread rest of the body would be taken for the next request.
-    if (!request.complete) closeAfterAnswer(request);
+    if (!request.complete) {
+      closeAfterAnswer(request);
+      response.shouldKeepAlive = false;
+    }
     sendError(response, error, options);
     return ANSWERED;
   }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
+import { isDiscarding, lingerAndClose } from './lingering-close.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
 function errorFor(code: string | undefined): PetstoreError {
@@ -37,18 +38,23 @@ function hasStartedResponse(socket: Socket): boolean {
 
 /**
  * The server's `clientError` listener: framing errors (400), oversize headers (431) and timeouts
- * (408) get the Error body like every other error, unless part of a response was already written.
+ * (408) get the Error body like every other error, unless part of a response was already written;
+ * the connection then closes with a lingering close, so a client still sending reads the answer.
  */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable || hasStartedResponse(socket)) {
+  if (error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  socket.end(rawErrorResponse(errorFor(error.code)));
+  // Its answer is decided and its parser detached: a parse error or a timeout there is expected.
+  if (isDiscarding(socket)) return;
+  if (!socket.writable || hasStartedResponse(socket)) {
+    socket.destroy();
+    return;
+  }
+  socket.write(rawErrorResponse(errorFor(error.code)));
+  lingerAndClose(socket);
 }
-
-/** How long a refused CONNECT's socket may linger for the client to read the answer and close (ms). */
-const CONNECT_LINGER = 1_000;
 
 /**
  * The server's `connect` listener. This server is no proxy, so it offers no tunnel [RFC 9110 §9.3.6];
@@ -57,10 +63,7 @@ const CONNECT_LINGER = 1_000;
  */
 export function handleConnect(_request: unknown, socket: Duplex): void {
   socket.on('error', () => socket.destroy());
+  socket.write(rawErrorResponse(new PetstoreError('bad_request', 'CONNECT is not supported: this server is not a proxy')));
   // Whatever follows is never read as a request; draining it avoids a reset that could eat the answer.
-  socket.resume();
-  const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
-  socket.end(rawErrorResponse(new PetstoreError('bad_request', 'CONNECT is not supported: this server is not a proxy')));
+  lingerAndClose(socket);
 }

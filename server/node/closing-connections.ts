@@ -1,11 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeByLingering, discardIncoming } from './lingering-close.js';
 
 /** Connections that end after an answer already decided (a 413, a refused pipeline): nothing behind it may run. */
 const closing = new WeakSet<object>();
 
-/** Marks the request's connection as ending after the answer to this request. */
+/**
+ * Marks the request's connection as ending after the answer to this request: what the client still
+ * sends is discarded unparsed, and the connection closes with a lingering close once that answer is out.
+ */
 export function closeAfterAnswer(request: IncomingMessage): void {
-  closing.add(request.socket);
+  const { socket } = request;
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  discardIncoming(socket);
+  closeByLingering(socket);
 }
 
 /**

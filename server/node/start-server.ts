@@ -5,6 +5,7 @@ import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { isOnClosingConnection } from './closing-connections.js';
+import { closeByLingering } from './lingering-close.js';
 import { answerWithCore } from './handler.js';
 import type { HandlerOptions } from './handler.js';
 import { requestMetricsOf } from './metrics.js';
@@ -114,6 +115,7 @@ function createNodeServer(options: StartServerOptions, listener: RequestListener
   }, listener);
   server.keepAliveTimeout = timeouts.keepAlive;
   server.setTimeout(timeouts.socket);
+  server.on('connection', closeByLingering);
   server.on('clientError', handleClientError);
   server.on('connect', handleConnect);
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {

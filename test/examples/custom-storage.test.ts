@@ -6,7 +6,8 @@ import '../../examples/custom-storage.js';
 
 describe('examples/custom-storage.ts', () => {
   test('custom-storage runs on its own and passes every contract test', async () => {
-    const example = runExample('custom-storage.ts');
+    // The reporter is named: the default one changed from TAP to spec in Node 23, and this test reads TAP's summary.
+    const example = runExample('custom-storage.ts', {}, [process.execPath, '--test-reporter=tap', '--import', 'tsx']);
     assert.equal(await example.exited, 0, example.stdout() + example.stderr());
     assert.match(example.stdout(), /^# fail 0$/m);
     assert.match(example.stdout(), /^# pass [1-9][0-9]*$/m);

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
-import type { PetStorage } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
 import { describeError } from '../../../server/core/log.js';
 import type { LogEntry } from '../../../server/core/log.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
-function failingStorage(error: unknown): PetStorage {
-  return { insert: () => Promise.reject(error), get: () => Promise.reject(error), list: () => Promise.reject(error) };
-}
 
 describe('the core\'s log', () => {
   test('log receives a 500\'s detail as an error entry with the request\'s id and stack; the client gets neither', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
-import type { PetStorage } from '../../../lib/index.js';
 import { AUTH, JSON_POST, assertError } from '../../support/http.js';
 import { call, createTestCore } from '../../support/inject.js';
 import type { TestCore } from '../../support/inject.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
 describe('routing', () => {
   let core: TestCore;
@@ -53,14 +53,6 @@ describe('routing', () => {
 });
 
 describe('errors from the store', () => {
-  function failingStorage(error: unknown): PetStorage {
-    return {
-      insert: async () => { throw error; },
-      get: async () => { throw error; },
-      list: async () => { throw error; },
-    };
-  }
-
   test('a storage that cannot accept writes is a 503 unavailable, whose cause goes to the log only', async () => {
     const logged: unknown[] = [];
     const cause = new Error('ENOSPC: no space left on device, write /secret/path/pets.journal');

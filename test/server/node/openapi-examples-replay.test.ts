@@ -14,6 +14,7 @@ import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import type { JsonValue } from '../../../server/openapi/types.js';
 import type { OpenApiExample } from '../../../server/openapi/types.js';
 import type { OpenApiResponse } from '../../../server/openapi/types.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const check = schemaValidator(DOCUMENT);
@@ -21,10 +22,6 @@ const check = schemaValidator(DOCUMENT);
 /** The servers an answer needs: the store the examples assume, a storage that throws, a database that refuses, a short header timeout. */
 type ServerKind = 'seeded' | 'broken' | 'down' | 'slow';
 
-/** A storage whose every call fails with this error. */
-function failingStorage(error: unknown): PetStorage {
-  return { insert: async () => { throw error; }, get: async () => { throw error; }, list: async () => { throw error; } };
-}
 
 /** A PostgreSQL storage whose database answers the set-up, then refuses every connection, as a stopped server does. */
 async function refusedPostgresStorage(): Promise<PetStorage> {

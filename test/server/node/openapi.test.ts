@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { PetStorage } from '../../../lib/index.js';
 import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
@@ -10,6 +9,7 @@ import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import type { JsonValue } from '../../../server/openapi/types.js';
 import type { OpenApiMethod } from '../../../server/openapi/types.js';
 import type { OpenApiOperation } from '../../../server/openapi/types.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const NEW_PET = '{"name":"Rex","categoryId":1}';
@@ -21,9 +21,6 @@ interface Servers {
   down: TestServer;
 }
 
-function failingStorage(error: unknown): PetStorage {
-  return { insert: async () => { throw error; }, get: async () => { throw error; }, list: async () => { throw error; } };
-}
 
 /** Sends a request without a Host header over a raw socket, as HTTP/1.1 allows no client to. */
 async function withoutHost(server: TestServer, method: string, path: string, auth = true): Promise<Reply> {

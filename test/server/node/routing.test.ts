@@ -3,10 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
-import type { PetStorage } from '../../../lib/index.js';
 import { createHandler } from '../../../server/node/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
+import { failingStorage } from '../../support/failing-storage.js';
 
 describe('routing', () => {
   let server: TestServer;
@@ -47,14 +47,6 @@ describe('routing', () => {
 });
 
 describe('errors from the store', () => {
-  function failingStorage(error: unknown): PetStorage {
-    return {
-      insert: async () => { throw error; },
-      get: async () => { throw error; },
-      list: async () => { throw error; },
-    };
-  }
-
   test('an unexpected exception is a generic 500 whose detail goes to the log only, and serving goes on', async () => {
     const logged: unknown[] = [];
     const server = await startTestServer({ store: createPetstore({ storage: failingStorage(new Error('secret database detail')) }), logError: (error) => logged.push(error) });
