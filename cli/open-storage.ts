@@ -1,5 +1,8 @@
-import { createMemoryStorage } from '../lib/index.js';
-import type { PetStorage } from '../lib/index.js';
+import { getHeapStatistics } from 'node:v8';
+import { CapacityError, createMemoryStorage } from '../lib/index.js';
+import type { Capacity, PetStorage } from '../lib/index.js';
+import { megabytes } from '../lib/capacity.js';
+import { UsageError } from './command-line.js';
 import { createFileStorage } from '../lib/storage/file/index.js';
 import type { Durability } from '../lib/storage/file/index.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
@@ -12,6 +15,8 @@ export interface StorageConfig {
   databaseUrl?: string;
   /** With `dataFile`: `fsync` (the default; survives power loss) or `write` (survives process crashes). */
   durability?: Durability;
+  /** Most pets kept in memory (`PETSTORE_MAX_PETS`); not with `databaseUrl`. */
+  maxPets?: number;
   /** Where operational notes go (recovery reports and the like); the server passes stderr. */
   log: (line: string) => void;
 }
@@ -25,9 +30,69 @@ export function storageKindOf(config: Omit<StorageConfig, 'log'>): StorageKind {
   return config.databaseUrl === undefined ? 'memory' : 'postgres';
 }
 
-/** Opens the storage the configuration names; the in-memory storage when it names none. */
+const MEBIBYTE = 1_048_576;
+
+/**
+ * Share of the old space the pets of the in-memory and file storages may take (decided): requests
+ * in flight and the garbage collector's headroom use the rest.
+ */
+export const PET_HEAP_SHARE = 0.7;
+
+/** Old space kept from pets for the server itself and its JSON caches (at most 16 MiB). */
+const SERVER_RESERVE = 32 * MEBIBYTE;
+
+/** What V8 adds to `--max-old-space-size` in `heap_size_limit` on 64-bit: the young generation, 3 semi-spaces of 16 MiB, where no pet stays. */
+const YOUNG_GENERATION = 48 * MEBIBYTE;
+
+/** The old space of this process, in bytes: what `node --max-old-space-size` sets. */
+export function oldSpaceLimit(): number {
+  return getHeapStatistics().heap_size_limit - YOUNG_GENERATION;
+}
+
+/** Heap bytes the pets may take in an old space of `oldSpace` bytes: 70% of it, less 32 MiB for the server (1,024 MiB: 684.8 MiB). */
+export function petMemoryBudget(oldSpace: number): number {
+  return Math.max(0, Math.floor(oldSpace * PET_HEAP_SHARE - SERVER_RESERVE));
+}
+
+/** The `--max-old-space-size`, in MiB, whose budget holds `petBytes` of pets: petMemoryBudget turned around. */
+export function oldSpaceFor(petBytes: number): number {
+  return Math.ceil((petBytes + SERVER_RESERVE) / PET_HEAP_SHARE / MEBIBYTE);
+}
+
+/**
+ * The capacity of the storage a configuration names: for pets kept in this process's heap, the
+ * memory budget and `--max-pets`; none for PostgreSQL, which keeps its pets in the database.
+ */
+export function capacityOf(config: Omit<StorageConfig, 'log'>, oldSpace: number = oldSpaceLimit()): Capacity | undefined {
+  if (storageKindOf(config) === 'postgres') return undefined;
+  const maxBytes = petMemoryBudget(oldSpace);
+  return config.maxPets === undefined ? { maxBytes } : { maxBytes, maxPets: config.maxPets };
+}
+
+/** A data file refused for its size: one line with what it needs and the setting that helps, for exit status 2. */
+function capacityUsageError(error: CapacityError, oldSpace: number): UsageError {
+  const advice = error.bound === 'maxPets'
+    ? 'raise --max-pets (PETSTORE_MAX_PETS)'
+    : `pets may take ${Math.round(PET_HEAP_SHARE * 100)}% of the ${megabytes(oldSpace)} old space less ${megabytes(SERVER_RESERVE)}: `
+      + `start node with --max-old-space-size=${error.neededBytes === undefined ? '<MiB>' : `${oldSpaceFor(error.neededBytes)} or more`} (in NODE_OPTIONS), or keep the pets in PostgreSQL (--database-url)`;
+  return new UsageError(`${error.message}; ${advice}`);
+}
+
+/** Opens the storage the configuration names; the in-memory storage when it names none. A data file that cannot fit its capacity is a UsageError. */
 export async function openStorage(config: StorageConfig): Promise<PetStorage> {
-  if (config.dataFile !== undefined) return createFileStorage(config.dataFile, { log: config.log, ...(config.durability === undefined ? {} : { durability: config.durability }) });
+  if (config.dataFile !== undefined) {
+    const oldSpace = oldSpaceLimit();
+    const capacity = capacityOf(config, oldSpace);
+    try {
+      return await createFileStorage(config.dataFile, {
+        log: config.log,
+        ...(config.durability === undefined ? {} : { durability: config.durability }),
+        ...(capacity === undefined ? {} : { capacity }),
+      });
+    } catch (error) {
+      throw error instanceof CapacityError ? capacityUsageError(error, oldSpace) : error;
+    }
+  }
   if (config.databaseUrl !== undefined) return openPostgresStorage({ databaseUrl: config.databaseUrl, log: config.log });
   return createMemoryStorage();
 }

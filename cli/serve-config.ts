@@ -28,7 +28,7 @@ export interface ServeConfig {
 
 /** Which storage to run on; naming two storages, or a durability without a data file, is a mistake. */
 function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
-  const { data, databaseUrl, durability } = SETTINGS;
+  const { data, databaseUrl, durability, maxPets } = SETTINGS;
   const dataFile = configuration.value(data);
   const url = configuration.value(databaseUrl);
   if (dataFile !== undefined && url !== undefined) {
@@ -38,8 +38,13 @@ function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
   if (configuration.isSet(durability) && dataFile === undefined) {
     throw new UsageError(`${configuration.sourceOf(durability)} applies only with a data file (--data or PETSTORE_DATA)`);
   }
-  if (dataFile !== undefined) return { dataFile, durability: chosen };
-  return url === undefined ? {} : { databaseUrl: url };
+  const most = configuration.value(maxPets);
+  if (most !== undefined && url !== undefined) {
+    throw new UsageError(`${configuration.sourceOf(maxPets)} bounds the pets kept in memory (in memory or with --data); PostgreSQL (${configuration.sourceOf(databaseUrl)}) keeps them in the database`);
+  }
+  const bound = most === undefined ? {} : { maxPets: most };
+  if (dataFile !== undefined) return { dataFile, durability: chosen, ...bound };
+  return url === undefined ? bound : { databaseUrl: url };
 }
 
 /**

@@ -11,7 +11,7 @@ import { listenProblem } from './listen-error.js';
 import { createLogLimiter } from './log-limiter.js';
 import type { LogLimiter } from './log-limiter.js';
 import { createLogWriter } from './log-writer.js';
-import { openStorage, storageKindOf } from './open-storage.js';
+import { capacityOf, openStorage, storageKindOf } from './open-storage.js';
 import { reasonOf } from './reasons.js';
 import { readSeedFile, seedStore } from './seed-file.js';
 import type { SeedFile } from './seed-file.js';
@@ -24,7 +24,9 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, log:
   const kind = storageKindOf(config.storage);
   const storage = await openStorage({ ...config.storage, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: kind, note }) });
   log({ level: 'info', msg: 'Storage opened', storage: kind, ...(config.storage.dataFile === undefined ? {} : { file: config.storage.dataFile }) });
-  return createPetstore({ storage: metrics === undefined ? storage : instrumentStorage(storage, metrics, kind) });
+  const capacity = capacityOf(config.storage);
+  const instrumented = metrics === undefined ? storage : instrumentStorage(storage, metrics, kind);
+  return createPetstore(capacity === undefined ? { storage: instrumented } : { storage: instrumented, capacity });
 }
 
 /** The options of startServer that the configuration decides. */

@@ -60,6 +60,12 @@ const SECONDS: Kind<number> = {
   parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) <= MAX_SHUTDOWN_DELAY_SECONDS ? Number(text) : undefined),
 };
 
+const COUNT: Kind<number> = {
+  hint: '<count>',
+  accepted: 'a whole number of pets from 1 to 9007199254740991',
+  parse: (text) => (/^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0 ? Number(text) : undefined),
+};
+
 function text(hint: string, accepted: string): Kind<string> {
   return { hint, accepted, parse: (value) => value };
 }
@@ -140,6 +146,11 @@ export const SETTINGS = {
   databaseUrl: setting({
     flag: '--database-url', env: 'PETSTORE_DATABASE_URL', kind: text('<url>', 'a connection URL'), defaultValue: undefined, defaultText: 'unset',
     description: 'PostgreSQL connection URL (needs "npm install pg"); with a password in it, prefer the variable to the flag.',
+  }),
+  maxPets: setting({
+    flag: '--max-pets', env: 'PETSTORE_MAX_PETS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: as many as the heap holds',
+    description: 'Most pets the store holds in memory; past it a create is a 507 and reads go on. '
+      + 'Pets may also take at most 70% of the old space (node --max-old-space-size) less 32 MiB. Not with --database-url.',
   }),
   seed: setting({
     flag: '--seed', env: 'PETSTORE_SEED', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   headers_too_large: 431,
   internal_error: 500,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 /** A machine-readable error code [spec 2, Error.code]. */

@@ -64,6 +64,18 @@ export type { PetStorage } from './storage/storage.js';
 export type { StorageListQuery } from './storage/storage.js';
 /** The reference storage: pets in memory. */
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
+/** The most a storage may hold, by count and by heap bytes: createPetstore's `capacity`. */
+export type { Capacity } from './capacity.js';
+/** Which bound of a capacity was passed. */
+export type { CapacityBound } from './capacity.js';
+/** How many pets a storage keeps in the heap, and their heap bytes. */
+export type { StorageUsage } from './capacity.js';
+/** The 507 `insufficient_storage` of a create past the capacity, or of a data file that cannot fit, naming the bound. */
+export { CapacityError } from './capacity.js';
+/** The heap bytes of a pet, as a capacity counts them. */
+export { petHeapBytes } from './capacity.js';
+/** The heap bytes of the largest valid pet (1,168). */
+export { WORST_CASE_PET_HEAP_BYTES } from './capacity.js';
 /** Creates pets from a JSON array in an empty store. */
 export { seedPets } from './seed.js';
 /** What seedPets did. */

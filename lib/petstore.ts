@@ -1,3 +1,5 @@
+import { limitCapacity } from './capacity.js';
+import type { Capacity } from './capacity.js';
 import { PetstoreError } from './errors.js';
 import { freezePet } from './pet.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
@@ -33,6 +35,11 @@ export interface PetstoreApi {
 export interface PetstoreOptions {
   /** Where pets are kept; defaults to a fresh in-memory storage. */
   storage?: PetStorage;
+  /**
+   * The most the storage may hold (pets, heap bytes); past it `createPet` is refused with a 507
+   * `insufficient_storage` while reads go on. Needs a storage with `usage` (memory, file). Default: no bound.
+   */
+  capacity?: Capacity;
 }
 
 /** The in-process engine: the spec's three operations plus the paging and lifecycle the server needs. */
@@ -103,7 +110,8 @@ async function getPet(storage: PetStorage, id: number): Promise<Pet> {
 
 /** Creates the engine over a storage (in-memory by default): the spec's operations bound to it. */
 export function createPetstore(options: PetstoreOptions = {}): Petstore {
-  const storage = options.storage ?? createMemoryStorage();
+  const given = options.storage ?? createMemoryStorage();
+  const storage = options.capacity === undefined ? given : limitCapacity(given, options.capacity, 'createPetstore');
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
     listPets: (query) => listPets(storage, query),

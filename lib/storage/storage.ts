@@ -1,3 +1,4 @@
+import type { StorageUsage } from '../capacity.js';
 import type { NewPet, Pet, PetStatus } from '../pet.js';
 
 /** What the engine asks a storage to list: pets with `status` (any when undefined) and id > `after`, ascending, at most `limit`. */
@@ -25,6 +26,11 @@ export interface PetStorage {
    * a storage without it is always ready. It may try to repair a passing fault, such as a full disk freed since.
    */
   checkReady?(): Promise<void>;
+  /**
+   * How many pets the storage holds and their heap bytes (petHeapBytes); only for storages that keep
+   * their pets in the process's heap, where an engine's `capacity` then guards the heap. Optional.
+   */
+  usage?(): StorageUsage;
   /** Flushes and releases resources; optional. */
   close?(): Promise<void>;
 }

@@ -15,8 +15,18 @@ export const INVALID_TOKEN_HEADERS: readonly string[] = ['WWW-Authenticate', `Be
 /** How many accepted header values are remembered; past it the memory is emptied and refilled. */
 const VERDICT_CACHE_SIZE = 256;
 
-/** The outcome of checking a request's `Authorization` header. */
-export type AuthVerdict = 'accepted' | 'missing' | 'invalid';
+/**
+ * Longest bearer token (and API key) accepted, in characters (decided; RFC 6750 sets no bound): far
+ * above any generated key, and a longer token is refused before it is hashed, so a 16 KB guess costs
+ * no more than a short one.
+ */
+export const MAX_TOKEN_LENGTH = 4096;
+
+/** Longest `Authorization` value looked at: the scheme, a token of MAX_TOKEN_LENGTH and spaces around it; a longer one is not even trimmed. */
+const MAX_AUTHORIZATION_LENGTH = MAX_TOKEN_LENGTH + 64;
+
+/** The outcome of checking a request's `Authorization` header; `oversized` is a token longer than MAX_TOKEN_LENGTH, never hashed. */
+export type AuthVerdict = 'accepted' | 'missing' | 'invalid' | 'oversized';
 
 /**
  * RFC 6750 §2.1: what may follow `Bearer `, the b64token (token68 in RFC 9110 §11.2): letters,
@@ -38,6 +48,7 @@ export function apiKeysProblem(apiKeys: unknown): string | undefined {
   if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
   for (const key of apiKeys as readonly unknown[]) {
     if (typeof key !== 'string' || !isToken68(key)) return `every API key must be ${TOKEN68_RULE}`;
+    if (key.length > MAX_TOKEN_LENGTH) return `every API key must be at most ${MAX_TOKEN_LENGTH} characters long`;
   }
   return undefined;
 }
@@ -65,11 +76,13 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 
   return function authenticate(authorization) {
     if (authorization === undefined) return 'missing';
+    if (authorization.length > MAX_AUTHORIZATION_LENGTH) return 'oversized';
     if (accepted.has(authorization)) return 'accepted';
     // RFC 9110 §11.1: the scheme name is case-insensitive; RFC 6750 §2.1: one or more spaces follow it.
     if (authorization.length < 7 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return 'missing';
     const token = authorization.slice(7).replace(/^ +| +$/g, '');
     if (token.length === 0) return 'missing';
+    if (token.length > MAX_TOKEN_LENGTH) return 'oversized';
     const tokenDigest = sha256(token);
     let isKnownKey = false;
     for (const keyDigest of keyDigests) {
@@ -84,13 +97,16 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 
 /** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
 export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreError {
-  return verdict === 'missing'
-    ? new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS })
-    : new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+  if (verdict === 'missing') return new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
+  if (verdict === 'oversized') {
+    return new PetstoreError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
+  }
+  return new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
 }
 
-/** The two 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
+/** The 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */
 export const UNAUTHORIZED_RESPONSES: Readonly<Record<Exclude<AuthVerdict, 'accepted'>, BareResponse>> = {
   missing: errorResponse(authError('missing')),
   invalid: errorResponse(authError('invalid')),
+  oversized: errorResponse(authError('oversized')),
 };

@@ -6,6 +6,22 @@ import type { RequestBody, RequestHeaders } from './request.js';
 /** Default largest request body accepted, in bytes (decided: a NewPet is well under 1 KiB). */
 export const DEFAULT_BODY_LIMIT = 65_536;
 
+/** Fewest pieces a body may arrive in before their number is refused (decided: a NewPet comes in one or two). */
+export const MIN_BODY_PIECES = 1_024;
+
+/** Smallest average piece, in bytes, that a body of many pieces must keep: below it, the work per piece outweighs the bytes. */
+const BYTES_PER_PIECE = 64;
+
+/**
+ * How many pieces (chunks of a chunked body, or reads of the socket) a body within `limit` bytes may
+ * arrive in: 1,024 for the default 64 KiB limit, one per 64 bytes for larger limits. Each piece costs
+ * a parser callback and an event whatever its size: a 64 KiB body in one-byte chunks cost 111 ms of
+ * CPU against 2 ms in one piece.
+ */
+export function bodyPieceLimit(limit: number): number {
+  return Math.max(MIN_BODY_PIECES, Math.ceil(limit / BYTES_PER_PIECE));
+}
+
 /** The media type accepted for request bodies [spec 1, 4.2]. */
 export const JSON_MEDIA_TYPE = 'application/json';
 
@@ -60,17 +76,31 @@ export function checkJsonBodyHead(headers: RequestHeaders, options: JsonBodyOpti
   if (declared !== undefined && Number(declared) > limit) throw tooLarge(options);
 }
 
-/** Reads a whole body, counting as it arrives: past `limit` bytes it stops reading and throws a 413, keeping nothing of the excess. */
+function tooFragmented(options: JsonBodyOptions, pieces: number): PetstoreError {
+  return new PetstoreError('payload_too_large', `${options.action}: the body arrived in more than ${pieces} pieces; send it with a \`Content-Length\`, or in fewer, larger chunks`);
+}
+
+/**
+ * Reads a whole body, counting as it arrives: past `limit` bytes, or past bodyPieceLimit pieces, it
+ * stops reading and throws a 413, keeping nothing of the excess.
+ */
 export async function readBody(body: RequestBody, options: JsonBodyOptions): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
+  const maxPieces = bodyPieceLimit(options.limit);
   let received = 0;
+  let isFragmented = false;
   await body.read((chunk) => {
     received += chunk.length;
     if (received > options.limit) return false;
+    if (chunks.length === maxPieces) {
+      isFragmented = true;
+      return false;
+    }
     chunks.push(chunk);
     return true;
   });
   if (received > options.limit) throw tooLarge(options);
+  if (isFragmented) throw tooFragmented(options, maxPieces);
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const bytes = new Uint8Array(received);
   let offset = 0;

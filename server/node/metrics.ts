@@ -181,5 +181,7 @@ export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: s
     instrumented.checkReady = () => timed(checkReady, performance.now(), storage.checkReady?.() ?? Promise.resolve());
   }
   if (storage.close !== undefined) instrumented.close = () => storage.close?.() ?? Promise.resolve();
+  // Not timed: a count the engine reads before each create, so that a capacity holds with metrics on.
+  if (storage.usage !== undefined) instrumented.usage = () => storage.usage?.() ?? { pets: 0, bytes: 0 };
   return instrumented;
 }

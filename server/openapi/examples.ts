@@ -1,4 +1,5 @@
 import { MAX_LIMIT, MIN_LIMIT } from '../../lib/limits.js';
+import { overflowError } from '../../lib/capacity.js';
 import { PetstoreError, toErrorBody } from '../../lib/errors.js';
 import type { ErrorBody } from '../../lib/errors.js';
 import { freezePet } from '../../lib/pet.js';
@@ -269,6 +270,7 @@ export interface CreatePetExamples extends Answers {
   invalidJson: Examples;
   payloadTooLarge: Examples;
   unsupportedMediaType: Examples;
+  insufficientStorage: Examples;
 }
 
 /** The examples of `createPet` [spec 4.2]: each body, and the Pet or Error it gets, in the store of EXAMPLE_PETS. */
@@ -280,6 +282,11 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
     rejected: {},
     invalidJson: single('emptyBody', 'An empty body', new PetstoreError('invalid_json', `${CREATE_ACTION}: the body is empty; send a JSON object`)),
     payloadTooLarge: single('tooLarge', `A body larger than ${bodyLimit} bytes`, new PetstoreError('payload_too_large', `${CREATE_ACTION}: the body must be at most ${bodyLimit} bytes`)),
+    insufficientStorage: single(
+      'storeFull',
+      `The store of these examples, run with a capacity of ${EXAMPLE_PETS.length} pets (\`--max-pets ${EXAMPLE_PETS.length}\`), is full`,
+      overflowError({ maxPets: EXAMPLE_PETS.length }, { pets: EXAMPLE_PETS.length, bytes: 0 }, 0),
+    ),
     unsupportedMediaType: single(
       'notJson',
       'Sent as Content-Type: text/plain',

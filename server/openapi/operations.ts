@@ -256,12 +256,17 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
       UNAUTHORIZED,
       {
         code: 'payload_too_large',
-        when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting. The rest of the body is not read, so the server closes the connection after this answer.`,
+        when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting, or arrives in more pieces (chunks, reads) than one per 64 bytes of that limit (at least 1,024). The rest of the body is not read, so the server closes the connection after this answer.`,
         examples: examples.payloadTooLarge,
       },
       { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.', examples: examples.unsupportedMediaType },
       INTERNAL_ERROR,
       unavailable('store the pet'),
+      {
+        code: 'insufficient_storage',
+        when: 'The store is full (RFC 4918 §11.5): it holds as many pets as its capacity allows, by count (`--max-pets`) or by memory. Reads still work; retrying will not help until an operator raises the capacity.',
+        examples: examples.insufficientStorage,
+      },
     ],
   };
 }

@@ -16,6 +16,7 @@ export const STATUS_REASONS: Readonly<Record<string, string>> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 /** A status with its reason phrase: `201 Created`. */

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ALL_SETTINGS } from '../../cli/settings.js';
+import { freezePet } from '../../lib/pet.js';
+import { encodeHeader, encodePetRecord } from '../../lib/storage/file/journal-format.js';
 import { createFileStorage } from '../../lib/storage/file/index.js';
 import { call } from '../support/http.js';
 import { jsonLines, ROOT, runMain, spawnServer } from '../support/process.js';
@@ -168,6 +170,7 @@ describe('cli/main.ts', () => {
       [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--data', '/tmp/x.journal'], /--data and PETSTORE_DATABASE_URL are both set: choose one storage/],
       [{ PETSTORE_DURABILITY: 'write' }, [], /PETSTORE_DURABILITY applies only with a data file \(--data or PETSTORE_DATA\)/],
       [{ PETSTORE_API_KEYS: KEY }, ['--api-keys-file', keyFile], /PETSTORE_API_KEYS and --api-keys-file are both set: choose one/],
+      [{ PETSTORE_DATABASE_URL: 'postgres://127.0.0.1/x' }, ['--max-pets', '10'], /--max-pets bounds the pets kept in memory \(in memory or with --data\); PostgreSQL \(PETSTORE_DATABASE_URL\) keeps them in the database/],
       [{}, ['repair'], /repair needs --data \(or PETSTORE_DATA\)/],
       [{}, ['--repair'], /repair needs --data \(or PETSTORE_DATA\)/],
     ];
@@ -178,6 +181,51 @@ describe('cli/main.ts', () => {
         assert.match(stderr, message);
         assert.ok(!stderr.includes('file-key'));
       }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('main refuses a --data file with more pets than --max-pets in one line with exit code 2, and with room answers a create past it with 507', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-main-capacity-'));
+    const path = join(directory, 'pets.journal');
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    try {
+      const first = spawnServer({ PETSTORE_API_KEYS: KEY }, ['--data', path, '--durability', 'write']);
+      await first.ready;
+      for (const name of ['Rex', 'Tom', 'Kit']) assert.equal((await call(first, 'POST', '/v1/pets', { headers, body: JSON.stringify({ name, categoryId: 1 }) })).status, 201);
+      first.child.kill('SIGTERM');
+      assert.equal(await first.exited, 0);
+      const refused = await runMain({ PETSTORE_API_KEYS: KEY, PETSTORE_MAX_PETS: '2', PETSTORE_LOG_LEVEL: 'warn' }, ['--data', path]);
+      assert.equal(refused.code, 2);
+      assert.equal(refused.stderr, `petstore-reference: Cannot open data file ${path}: it holds more than 2 pets, the capacity (\`capacity.maxPets\`); raise --max-pets (PETSTORE_MAX_PETS)\n`);
+      const full = spawnServer({ PETSTORE_API_KEYS: KEY }, ['--data', path, '--max-pets', '3']);
+      await full.ready;
+      try {
+        const create = await call(full, 'POST', '/v1/pets', { headers, body: '{"name":"Max","categoryId":1}' });
+        assert.equal(create.status, 507);
+        assert.equal((create.json as { code: string }).code, 'insufficient_storage');
+        assert.equal((await call(full, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${KEY}` } })).status, 200);
+      } finally {
+        full.child.kill('SIGTERM');
+        await full.exited;
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('main refuses a --data file too big for the heap in one line with exit code 2, saying what it needs and the --max-old-space-size that holds it', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-main-heap-'));
+    const path = join(directory, 'pets.journal');
+    const records = Array.from({ length: 4_000 }, (_, index) => encodePetRecord(freezePet(index + 1, { name: '🐶'.repeat(256), categoryId: 1 })));
+    await writeFile(path, Buffer.concat([encodeHeader(), ...records]));
+    try {
+      const refused = await runMain({ PETSTORE_API_KEYS: KEY, PETSTORE_LOG_LEVEL: 'warn', NODE_OPTIONS: '--max-old-space-size=48' }, ['--data', path]);
+      assert.equal(refused.code, 2);
+      assert.equal(refused.stderr.split('\n').length, 2, refused.stderr);
+      assert.match(refused.stderr, /^petstore-reference: Cannot open data file .*: its 4,200,016 bytes hold pets that need at least 2\.0 MiB of memory, more than the 1\.6 MiB set aside for pets/);
+      assert.match(refused.stderr, /pets may take 70% of the 48\.0 MiB old space less 32\.0 MiB: start node with --max-old-space-size=49 or more \(in NODE_OPTIONS\), or keep the pets in PostgreSQL \(--database-url\)\n$/);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

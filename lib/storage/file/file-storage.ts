@@ -2,11 +2,13 @@ import { dirname, resolve } from 'node:path';
 import { MAX_SAFE_ID } from '../../limits.js';
 import { PetstoreError } from '../../errors.js';
 import { freezePet } from '../../pet.js';
+import type { Capacity, StorageUsage } from '../../capacity.js';
 import { PetIndex } from '../memory/pet-index.js';
 import type { NewPet, Pet } from '../../pet.js';
 import type { PetStorage, StorageListQuery } from '../storage.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
+import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
 import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordProblem } from './journal-format.js';
 import { cutDamagedTail } from './damaged-tail.js';
 import { scanJournal } from './journal-scan.js';
@@ -24,6 +26,11 @@ export interface FileStorageOptions {
   log?: (line: string) => void;
   /** The file-system calls to use; default: node:fs. Tests inject failures here. */
   fileSystem?: StorageFileSystem;
+  /**
+   * The most the replay may load: a journal whose pets pass it is refused with `insufficient_storage`
+   * (at once when its size alone shows it, else as soon as the pets read pass it), before the heap runs out.
+   */
+  capacity?: Capacity;
 }
 
 /** A PetStorage kept in an append-only journal file, with its counters. */
@@ -32,6 +39,8 @@ export interface FileStorage extends PetStorage {
   readonly path: string;
   /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
   stats(): JournalStats;
+  /** Pets held in memory and their heap bytes (petHeapBytes). */
+  usage(): StorageUsage;
   /** Resolves when the lock is still held and writes work, trying to recover from a failed write first; rejects with `unavailable` naming the file and the cause. */
   checkReady(): Promise<void>;
   /** Waits for queued inserts, syncs the journal, closes it and releases the lock. */
@@ -135,12 +144,13 @@ export async function createFileStorage(path: string, options: FileStorageOption
   try {
     const opened = await openJournal(fileSystem, journalPath, true);
     file = opened.file;
+    refuseOversizedJournal(journalPath, opened.size, options.capacity);
     const index = new PetIndex();
     let scan: ScanResult;
     try {
-      scan = await scanJournal(file, opened.size, (pet) => index.append(pet));
+      scan = await scanJournal(file, opened.size, appendWithin(index, options.capacity));
     } catch (error) {
-      throw openError(journalPath, 'reading it', error);
+      throw capacityRefusal(error, journalPath, opened.size, index, options.capacity) ?? openError(journalPath, 'reading it', error);
     }
     if (scan.damage !== undefined) {
       if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
@@ -205,6 +215,8 @@ function fileStorage(
     async list(query: StorageListQuery): Promise<Pet[]> {
       return index.list(query);
     },
+
+    usage: () => index.usage(),
 
     async checkReady(): Promise<void> {
       const notReady = `Data file ${path} is not ready`;

@@ -21,5 +21,6 @@ export function createMemoryStorage(): PetStorage {
     async list(query: StorageListQuery): Promise<Pet[]> {
       return index.list(query);
     },
+    usage: () => index.usage(),
   };
 }

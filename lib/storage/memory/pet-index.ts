@@ -1,3 +1,5 @@
+import { petHeapBytes } from '../../capacity.js';
+import type { StorageUsage } from '../../capacity.js';
 import type { Pet, PetStatus } from '../../pet.js';
 import type { StorageListQuery } from '../storage.js';
 
@@ -20,10 +22,16 @@ function firstAfter(pets: readonly Pet[], after: number): number {
 export class PetIndex {
   readonly #all: Pet[] = [];
   readonly #byStatus: Record<PetStatus, Pet[]> = { available: [], pending: [], sold: [] };
+  #bytes = 0;
 
   /** Number of pets held. */
   get size(): number {
     return this.#all.length;
+  }
+
+  /** Pets held and their heap bytes as petHeapBytes accounts them. */
+  usage(): StorageUsage {
+    return { pets: this.#all.length, bytes: this.#bytes };
   }
 
   /** Highest id held, or 0 when empty. */
@@ -35,6 +43,7 @@ export class PetIndex {
   append(pet: Pet): void {
     if (pet.id <= this.lastId) throw new RangeError(`PetIndex.append: id ${pet.id} is not above the last id ${this.lastId}`);
     this.#all.push(pet);
+    this.#bytes += petHeapBytes(pet);
     if (pet.status !== undefined) this.#byStatus[pet.status].push(pet);
   }
 

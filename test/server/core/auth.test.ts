@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import { API_KEY, assertError } from '../../support/http.js';
 import { call, createTestCore } from '../../support/inject.js';
 import type { TestCore } from '../../support/inject.js';
-import { createAuthenticator } from '../../../server/core/auth.js';
+import { createAuthenticator, MAX_TOKEN_LENGTH } from '../../../server/core/auth.js';
 
 describe('bearer authentication', () => {
   let core: TestCore;
@@ -29,11 +29,19 @@ describe('bearer authentication', () => {
   });
 
   test('a token matching no key is a 401 with error="invalid_token", whatever its characters', async () => {
-    for (const token of ['wrong', `${API_KEY}x`, API_KEY.slice(0, -1), 'a'.repeat(5000), 'ünïcödé', '"quoted"', '../../etc']) {
+    for (const token of ['wrong', `${API_KEY}x`, API_KEY.slice(0, -1), 'a'.repeat(MAX_TOKEN_LENGTH), 'ünïcödé', '"quoted"', '../../etc']) {
       const reply = await call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${token}` } });
       assertError(reply, 401, 'unauthorized', /not a valid API key/);
       assert.equal(reply.headers['www-authenticate'], 'Bearer realm="petstore", error="invalid_token"');
       assert.ok(!reply.text.includes(token.slice(0, 20)) || token.length < 4, 'the token is not echoed');
+    }
+  });
+
+  test('a token longer than MAX_TOKEN_LENGTH is a 401 with error="invalid_token" saying it was not checked, space-padded or not', async () => {
+    for (const authorization of [`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH + 1)}`, `Bearer ${'a'.repeat(16_000)}`, `Bearer ${' '.repeat(100)}${'a'.repeat(MAX_TOKEN_LENGTH + 1)}${' '.repeat(100)}`]) {
+      const reply = await call(core, 'GET', '/v1/pets', { headers: { authorization } });
+      assertError(reply, 401, 'unauthorized', new RegExp(`longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`));
+      assert.equal(reply.headers['www-authenticate'], 'Bearer realm="petstore", error="invalid_token"');
     }
   });
 
@@ -74,6 +82,16 @@ describe('createAuthenticator()', () => {
   test('createAuthenticator() refuses an empty key list and unusable keys', () => {
     assert.throws(() => createAuthenticator([]), TypeError);
     for (const key of ['', 'has space', 'tab\tkey', 'new\nline']) assert.throws(() => createAuthenticator([key]), TypeError, JSON.stringify(key));
+    assert.throws(() => createAuthenticator(['k'.repeat(MAX_TOKEN_LENGTH + 1)]), /at most 4096 characters/);
+    assert.equal(createAuthenticator(['k'.repeat(MAX_TOKEN_LENGTH)])(`Bearer ${'k'.repeat(MAX_TOKEN_LENGTH)}`), 'accepted');
+  });
+
+  test('createAuthenticator() answers `oversized` for a token past MAX_TOKEN_LENGTH, before hashing it, however many spaces surround it', () => {
+    const authenticate = createAuthenticator(['key-1']);
+    assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH + 1)}`), 'oversized');
+    assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH)}`), 'invalid');
+    assert.equal(authenticate(`Bearer ${' '.repeat(30)}key-1${' '.repeat(30)}`), 'accepted');
+    assert.equal(authenticate(`Bearer ${' '.repeat(16_000)}key-1`), 'oversized');
   });
 
   test('createAuthenticator() keeps working past its memory of accepted headers', () => {

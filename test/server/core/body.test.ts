@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { checkJsonBodyHead } from '../../../server/core/body.js';
+import { bodyPieceLimit, checkJsonBodyHead, readBody } from '../../../server/core/body.js';
+import type { RequestBody } from '../../../server/core/request.js';
 
 const OPTIONS = { limit: 10, action: 'Cannot create pet' };
 
@@ -23,4 +24,39 @@ test('checkJsonBodyHead() refuses with the headers the answer needs: Accept-Post
   assert.equal(badTransfer.code, 'bad_request');
   assert.deepEqual(badTransfer.headers, []);
   assert.doesNotThrow(() => checkJsonBodyHead({ 'content-type': 'Application/JSON; charset=utf-8', 'content-length': '10' }, OPTIONS));
+});
+
+/** A body delivered in `count` one-byte pieces, counting how many the reader took before it stopped. */
+function piecesBody(count: number): { body: RequestBody; delivered: () => number } {
+  let delivered = 0;
+  const body: RequestBody = {
+    read: async (onChunk) => {
+      for (let index = 0; index < count; index++) {
+        delivered++;
+        if (!onChunk(new Uint8Array([index === 0 ? 0x7b : 0x20]))) return;
+      }
+    },
+  };
+  return { body, delivered: () => delivered };
+}
+
+test('bodyPieceLimit() allows 1024 pieces up to a 64 KiB limit and one per 64 bytes above it', () => {
+  for (const [limit, pieces] of [[1, 1024], [65_536, 1024], [65_537, 1025], [1_048_576, 16_384]] as const) assert.equal(bodyPieceLimit(limit), pieces, String(limit));
+});
+
+test('readBody() refuses a body in more pieces than bodyPieceLimit with a 413 that says so, and stops reading at the first piece past it', async () => {
+  const { body, delivered } = piecesBody(65_536);
+  const refusal = await readBody(body, { limit: 65_536, action: 'Cannot create pet' }).then(() => undefined, (error: unknown) => error);
+  assert.ok(refusal instanceof PetstoreError);
+  assert.deepEqual(refusal.toJSON(), {
+    code: 'payload_too_large',
+    message: 'Cannot create pet: the body arrived in more than 1024 pieces; send it with a `Content-Length`, or in fewer, larger chunks',
+    status: 413,
+  });
+  assert.equal(delivered(), 1025);
+});
+
+test('readBody() accepts a body in exactly bodyPieceLimit pieces', async () => {
+  const { body } = piecesBody(1024);
+  assert.equal((await readBody(body, { limit: 65_536, action: 'Cannot create pet' })).length, 1024);
 });

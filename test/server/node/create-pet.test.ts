@@ -27,6 +27,22 @@ describe('POST /v1/pets (createPet)', () => {
     assert.equal(JSON.parse(response?.body ?? '').code, 'payload_too_large');
   });
 
+  test('createPet answers 413 for a body in more one-byte chunks than it reads, with the Error body saying so', async () => {
+    const defaultServer = await startTestServer();
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const body = `{"name":"${'x'.repeat(200)}","categoryId":1}${' '.repeat(2000)}`;
+    const chunks = [...body].map((character) => `1\r\n${character}\r\n`).join('');
+    const text = await rawExchange(defaultServer.port, [head, chunks, '0\r\n\r\n'], { until: /"status":413}/ }).finally(() => defaultServer.close());
+    const [response] = parseRawResponses(text);
+    assert.equal(response?.status, 413);
+    assert.equal(response?.headers['connection'], 'close');
+    assert.deepEqual(JSON.parse(response?.body ?? ''), {
+      code: 'payload_too_large',
+      message: 'Cannot create pet: the body arrived in more than 1024 pieces; send it with a `Content-Length`, or in fewer, larger chunks',
+      status: 413,
+    });
+  });
+
   test('createPet accepts a chunked body within the limit', async () => {
     const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
     const text = await rawExchange(server.port, [head, '5\r\n{"nam\r\n', '17\r\ne":"Chunky","categoryId\r\n', '3\r\n":1\r\n', '1\r\n}\r\n', '0\r\n\r\n']);

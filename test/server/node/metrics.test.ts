@@ -53,6 +53,16 @@ function promtoolCheck(text: string): { skipped: string } | { output: string; st
   return { output: `${checked.stdout}${checked.stderr}`, status: checked.status };
 }
 
+describe('instrumentStorage()', () => {
+  test('instrumentStorage() passes the storage\'s usage on, so a capacity holds with metrics on', async () => {
+    const store = createPetstore({ storage: instrumentStorage(createMemoryStorage(), createMetrics(), 'memory'), capacity: { maxPets: 1 } });
+    await store.createPet({ name: 'Rex', categoryId: 1 });
+    await assert.rejects(store.createPet({ name: 'Tom', categoryId: 1 }), { code: 'insufficient_storage' });
+    const bare: PetStorage = { insert: async () => { throw new Error('unused'); }, get: async () => undefined, list: async () => [] };
+    assert.equal(instrumentStorage(bare, createMetrics(), 'bare').usage, undefined);
+  });
+});
+
 describe('GET /metrics', () => {
   test('GET /metrics answers the text format 0.0.4 without a key, counting requests by operation and status and timing them and the storage', async (context) => {
     const metrics = createMetrics();

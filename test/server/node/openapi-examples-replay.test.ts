@@ -19,8 +19,8 @@ import { failingStorage } from '../../support/failing-storage.js';
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const check = schemaValidator(DOCUMENT);
 
-/** The servers an answer needs: the store the examples assume, a storage that throws, a database that refuses, a short header timeout. */
-type ServerKind = 'seeded' | 'broken' | 'down' | 'slow';
+/** The servers an answer needs: the store the examples assume (with no room left when full), a storage that throws, a database that refuses, a short header timeout. */
+type ServerKind = 'seeded' | 'full' | 'broken' | 'down' | 'slow';
 
 
 /** A PostgreSQL storage whose database answers the set-up, then refuses every connection, as a stopped server does. */
@@ -45,9 +45,11 @@ async function withServer(kind: ServerKind, exchange: (server: TestServer) => Pr
       ? await startTestServer({ ...quiet, store: createPetstore({ storage: await refusedPostgresStorage() }) })
       : kind === 'slow'
         ? await startTestServer({ timeouts: { headers: 200, connectionsCheckingInterval: 50 } })
-        : await startTestServer();
+        : kind === 'full'
+          ? await startTestServer({ store: createPetstore({ capacity: { maxPets: EXAMPLE_PETS.length } }) })
+          : await startTestServer();
   try {
-    if (kind === 'seeded') assert.deepEqual(await seedPets(server.store, EXAMPLE_PETS), { seeded: EXAMPLE_PETS.length, skipped: false });
+    if (kind === 'seeded' || kind === 'full') assert.deepEqual(await seedPets(server.store, EXAMPLE_PETS), { seeded: EXAMPLE_PETS.length, skipped: false });
     return await exchange(server);
   } finally {
     await server.close();
@@ -185,6 +187,7 @@ const OPERATION_PROVOKERS: Readonly<Record<string, Provoker>> = {
   notJson: (operation) => send({ ...baseRequest(operation), headers: { ...baseRequest(operation).headers, 'content-type': 'text/plain' } }),
   internalError: (operation) => send(baseRequest(operation), 'broken'),
   unavailable: (operation) => send(baseRequest(operation), 'down'),
+  storeFull: (operation) => send(baseRequest(operation), 'full'),
   abridged: (operation) => send(baseRequest(operation)),
 };
 

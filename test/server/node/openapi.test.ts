@@ -14,11 +14,12 @@ import { failingStorage } from '../../support/failing-storage.js';
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const NEW_PET = '{"name":"Rex","categoryId":1}';
 
-/** The servers a status needs: a healthy one, one whose storage throws, one whose storage is down. */
+/** The servers a status needs: a healthy one, one whose storage throws, one whose storage is down, one whose store is full. */
 interface Servers {
   healthy: TestServer;
   broken: TestServer;
   down: TestServer;
+  full: TestServer;
 }
 
 
@@ -49,6 +50,7 @@ const PRODUCERS: Record<string, Record<string, Producer>> = {
     415: ({ healthy }) => call(healthy, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'text/plain' }, body: NEW_PET }),
     500: ({ broken }) => call(broken, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
     503: ({ down }) => call(down, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
+    507: ({ full }) => call(full, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
   },
   'get /pets/{petId}': {
     200: ({ healthy }) => call(healthy, 'GET', '/v1/pets/1', { headers: AUTH }),
@@ -154,10 +156,11 @@ describe('the OpenAPI description against the server', () => {
       healthy,
       broken: await startTestServer({ store: createPetstore({ storage: failingStorage(new Error('storage bug')) }), logError: () => {} }),
       down: await startTestServer({ store: createPetstore({ storage: failingStorage(new PetstoreError('unavailable', 'The database is unreachable')) }) }),
+      full: await startTestServer({ store: createPetstore({ capacity: { maxPets: 0 } }) }),
     };
   });
   after(async () => {
-    await Promise.all([servers.healthy.close(), servers.broken.close(), servers.down.close()]);
+    await Promise.all([servers.healthy.close(), servers.broken.close(), servers.down.close(), servers.full.close()]);
   });
 
   test('the OpenAPI description documents exactly the statuses the server produces for each operation', async () => {

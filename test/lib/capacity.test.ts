@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
+import { createMemoryStorage, createPetstore, petHeapBytes, PetstoreError, WORST_CASE_PET_HEAP_BYTES } from '../../lib/index.js';
+import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
+import { createFileStorage } from '../../lib/storage/file/index.js';
+import { encodeHeader, encodePetRecord } from '../../lib/storage/file/journal-format.js';
+import { freezePet } from '../../lib/pet.js';
+import { rejection } from '../support/assertions.js';
+import { journalPath } from './storage/file/fixtures.js';
+
+const EMOJI_NAME = '🐶'.repeat(256);
+
+describe('petHeapBytes()', () => {
+  test('petHeapBytes() counts Latin-1 names one byte a character, others two per UTF-16 unit, and a categoryId beyond 32 bits', () => {
+    const table: readonly [NewPet, number][] = [
+      [{ name: 'Rex', categoryId: 1 }, 112 + 24],
+      [{ name: 'x'.repeat(256), categoryId: 1 }, 112 + 272],
+      [{ name: '\u0001'.repeat(256), categoryId: 1 }, 112 + 272],
+      [{ name: 'é'.repeat(256), categoryId: 1 }, 112 + 272],
+      [{ name: `😀${'x'.repeat(255)}`, categoryId: 1 }, 112 + 536],
+      [{ name: EMOJI_NAME, categoryId: 1 }, 112 + 16 + 1024],
+      [{ name: 'Rex', categoryId: 2 ** 40 }, 112 + 24 + 16],
+    ];
+    for (const [pet, bytes] of table) assert.equal(petHeapBytes(pet), bytes, pet.name.slice(0, 10));
+  });
+
+  test('WORST_CASE_PET_HEAP_BYTES is the largest valid pet: 256 emoji and a categoryId beyond 32 bits', () => {
+    assert.equal(WORST_CASE_PET_HEAP_BYTES, petHeapBytes({ name: EMOJI_NAME, categoryId: -(2 ** 53 - 1) }));
+    assert.equal(WORST_CASE_PET_HEAP_BYTES, 1168);
+  });
+});
+
+describe('createPetstore() with a capacity', () => {
+  test('createPet() past `capacity.maxPets` is a 507 insufficient_storage naming the capacity, and reads go on', async () => {
+    const store = createPetstore({ capacity: { maxPets: 2 } });
+    await store.createPet({ name: 'Rex', categoryId: 1 });
+    await store.createPet({ name: 'Tom', categoryId: 1 });
+    const refusal = await rejection(() => store.createPet({ name: 'Kit', categoryId: 1 }), 'insufficient_storage');
+    assert.deepEqual(refusal.toJSON(), {
+      code: 'insufficient_storage',
+      message: "Cannot create pet: the store is full: it holds 2 pets, its capacity (`maxPets`, the server's --max-pets). Reads still work; the operator can raise the capacity",
+      status: 507,
+    });
+    assert.deepEqual((await store.listPets()).map((pet) => pet.name), ['Rex', 'Tom']);
+    assert.equal((await store.getPet(2)).name, 'Tom');
+  });
+
+  test('createPet() past `capacity.maxBytes` is a 507 that names the memory, and a smaller pet still fits', async () => {
+    const maxBytes = petHeapBytes({ name: EMOJI_NAME, categoryId: 1 }) + petHeapBytes({ name: 'Rex', categoryId: 1 });
+    const store = createPetstore({ capacity: { maxBytes } });
+    await store.createPet({ name: EMOJI_NAME, categoryId: 1 });
+    await rejection(() => store.createPet({ name: EMOJI_NAME, categoryId: 1 }), 'insufficient_storage', /its pets take 0.0 MiB of the 0.0 MiB of memory set aside for them \(`maxBytes`, a share of the server's heap\)/);
+    await store.createPet({ name: 'Rex', categoryId: 1 });
+    await rejection(() => store.createPet({ name: 'R', categoryId: 1 }), 'insufficient_storage');
+    assert.equal((await store.listPets()).length, 2);
+  });
+
+  test('createPet() past `capacity.maxBytes` names large budgets in whole MiB', async () => {
+    const memory = createMemoryStorage();
+    const storage: PetStorage = { ...memory, usage: () => ({ pets: 1, bytes: 300 * 1_048_576 }) };
+    const store = createPetstore({ storage, capacity: { maxBytes: 300 * 1_048_576 } });
+    await rejection(() => store.createPet({ name: 'Rex', categoryId: 1 }), 'insufficient_storage', /its pets take 300 MiB of the 300 MiB of memory set aside for them/);
+  });
+
+  test('createPet() counts creates under way, so concurrent creates cannot pass the capacity', async () => {
+    const memory = createMemoryStorage();
+    const slow: PetStorage = {
+      insert: async (pet: NewPet): Promise<Pet> => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return memory.insert(pet);
+      },
+      get: (id) => memory.get(id),
+      list: (query) => memory.list(query),
+      usage: () => memory.usage?.() ?? { pets: 0, bytes: 0 },
+    };
+    const store = createPetstore({ storage: slow, capacity: { maxPets: 3 } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => store.createPet({ name: `Pet ${index}`, categoryId: 1 })));
+    assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 3);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') assert.equal((outcome.reason as PetstoreError).code, 'insufficient_storage');
+    assert.equal((await store.listPets()).length, 3);
+  });
+
+  test('createPetstore() refuses a capacity on a storage that does not report its usage, and a capacity that is not a count', () => {
+    const memory = createMemoryStorage();
+    const withoutUsage: PetStorage = { insert: (pet) => memory.insert(pet), get: (id) => memory.get(id), list: (query) => memory.list(query) };
+    assert.throws(() => createPetstore({ storage: withoutUsage, capacity: { maxPets: 1 } }), /createPetstore: `capacity` needs a storage that reports its `usage`/);
+    for (const maxPets of [-1, 1.5, Number.NaN]) assert.throws(() => createPetstore({ capacity: { maxPets } }), /`capacity.maxPets` must be a non-negative integer/);
+    assert.throws(() => createPetstore({ capacity: { maxBytes: -1 } }), /`capacity.maxBytes` must be a non-negative integer/);
+  });
+
+  test('createPetstore() with a capacity keeps the storage\'s readiness and close', async () => {
+    let closed = 0;
+    const memory = createMemoryStorage();
+    const storage: PetStorage = { ...memory, usage: () => ({ pets: 0, bytes: 0 }), checkReady: async () => undefined, close: async () => void closed++ };
+    const store = createPetstore({ storage, capacity: { maxPets: 1 } });
+    await store.checkReady();
+    await store.close();
+    assert.equal(closed, 1);
+  });
+});
+
+describe('createFileStorage() with a capacity', () => {
+  /** A journal of `count` pets with 256-emoji names. */
+  async function emojiJournal(count: number): Promise<string> {
+    const path = await journalPath();
+    const records = Array.from({ length: count }, (_, index) => encodePetRecord(freezePet(index + 1, { name: EMOJI_NAME, categoryId: 1 })));
+    await writeFile(path, Buffer.concat([encodeHeader(), ...records]));
+    return path;
+  }
+
+  test('createFileStorage() refuses a journal with more pets than `capacity.maxPets`, and opens one with exactly as many', async () => {
+    const path = await emojiJournal(10);
+    await rejection(() => createFileStorage(path, { capacity: { maxPets: 9 } }), 'insufficient_storage', /it holds more than 9 pets, the capacity \(`capacity.maxPets`\)/);
+    const storage = await createFileStorage(path, { capacity: { maxPets: 10 } });
+    assert.deepEqual(storage.usage(), { pets: 10, bytes: 10 * petHeapBytes({ name: EMOJI_NAME, categoryId: 1 }) });
+    await storage.close();
+  });
+
+  test('createFileStorage() stops the replay once the pets pass `capacity.maxBytes`, saying how much memory the whole file needs', async () => {
+    const path = await emojiJournal(2000);
+    const perPet = petHeapBytes({ name: EMOJI_NAME, categoryId: 1 });
+    const refusal = await rejection(() => createFileStorage(path, { capacity: { maxBytes: 1000 * perPet } }), 'insufficient_storage');
+    assert.match(refusal.message, /its pets need about 2.2 MiB of memory \(the first 1,001, in 50% of the file, take 1.1 MiB\), more than the 1.1 MiB set aside for pets \(`capacity.maxBytes`\)$/);
+    const storage = await createFileStorage(path, { capacity: { maxBytes: 2000 * perPet } });
+    assert.equal(storage.usage().pets, 2000);
+    await storage.close();
+  });
+
+  test('createFileStorage() refuses a journal whose size alone shows it cannot fit, before reading a record', async () => {
+    const path = await emojiJournal(1000);
+    const refusal = await rejection(() => createFileStorage(path, { capacity: { maxBytes: 100_000 } }), 'insufficient_storage');
+    assert.match(refusal.message, /its 1,050,016 bytes hold pets that need at least 0.5 MiB of memory, more than the 0.1 MiB set aside for pets \(`capacity.maxBytes`\)$/);
+  });
+});
