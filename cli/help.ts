@@ -50,8 +50,14 @@ export function commandHelp(name: string, spec: CommandSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The top-level `--help`: the commands. */
-export function topHelp(): string {
+/** Options of topHelp. */
+export interface TopHelpOptions {
+  /** The folder of the guides the README links to, as installed beside the command. */
+  docsDirectory: string;
+}
+
+/** The top-level `--help`: the commands, and where the documentation is. */
+export function topHelp({ docsDirectory }: TopHelpOptions): string {
   return [
     'petstore-reference: the reference server of the Petstore interface 1.0.0, and its tools.',
     '',
@@ -64,6 +70,10 @@ export function topHelp(): string {
     '  petstore-reference --version          the version of this package',
     '',
     'Without a command, serve runs with the options given.',
+    '',
+    'Documentation, installed with this command:',
+    `  ${docsDirectory}`,
+    '  the guides the README links to; README.md is in the folder above',
     '',
   ].join('\n');
 }

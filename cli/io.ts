@@ -21,4 +21,6 @@ export interface CliIo {
   exit(code: number): void;
   /** The version of this package. */
   version(): Promise<string>;
+  /** Where this package's guides are: the `docs` folder of the installed package or the clone. */
+  docsDirectory(): Promise<string>;
 }

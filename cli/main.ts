@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command line's entry: the only module that reads process.argv and process.env (STYLE rule 3).
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { UsageError } from './command-line.js';
 import type { CliIo } from './io.js';
 import { createOutput } from './output.js';
@@ -24,13 +25,14 @@ function exit(code: number): void {
   process.stderr.write('', flushed);
 }
 
-/** The version in this package's package.json: two levels up from dist/cli/main.js, one from cli/main.ts. */
-async function packageVersion(): Promise<string> {
-  for (const candidate of ['../package.json', '../../package.json']) {
-    const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => undefined);
+/** This package's root, where its package.json is: two levels up from dist/cli/main.js, one from cli/main.ts. */
+async function packageRoot(): Promise<{ root: URL; manifest: { version: unknown } }> {
+  for (const candidate of ['../', '../../']) {
+    const root = new URL(candidate, import.meta.url);
+    const text = await readFile(new URL('package.json', root), 'utf8').catch(() => undefined);
     const manifest: unknown = text === undefined ? undefined : JSON.parse(text);
     if (typeof manifest === 'object' && manifest !== null && 'name' in manifest && manifest.name === 'petstore-reference' && 'version' in manifest) {
-      return String(manifest.version);
+      return { root, manifest };
     }
   }
   throw new Error('package.json of petstore-reference not found beside the command');
@@ -52,7 +54,9 @@ const io: CliIo = {
   writeText: (path, text) => writeFile(path, text, 'utf8'),
   onSignal: (signal, handler) => void process.on(signal, handler),
   exit,
-  version: packageVersion,
+  version: async () => String((await packageRoot()).manifest.version),
+  // The guides ship in the package (`files`), so an installed copy's help names its own folder.
+  docsDirectory: async () => fileURLToPath(new URL('docs', (await packageRoot()).root)),
 };
 
 runCli(process.argv.slice(2), process.env, io).then(

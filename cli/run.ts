@@ -61,7 +61,7 @@ export async function runCli(argv: readonly string[], env: Environment, io: CliI
     return 0;
   }
   if (first === '--help' || first === '-h') {
-    io.stdout(topHelp());
+    io.stdout(topHelp({ docsDirectory: await io.docsDirectory() }));
     return 0;
   }
   if (first === 'conformance') return conformance(argv.slice(1), env, io);

@@ -1,4 +1,5 @@
 import type { Answer, RequestSpec } from './exchange.js';
+import type { FilledStore } from './fixture.js';
 import type { ResponseValidator } from './response-validator.js';
 import type { SpecPetStatus } from './spec.js';
 import type { CheckInfo } from './types.js';
@@ -36,6 +37,8 @@ export interface CheckContext {
   send(request: RequestSpec): Promise<Answer>;
   /** The pets created for this run (created at the first call); rejects with CheckSkipped when they cannot be. */
   fixture(): Promise<Fixture>;
+  /** Makes sure at least `least` pets exist (at most 101), creating the missing ones; see fillStore. */
+  ensurePets(least: number): Promise<FilledStore>;
   /** `conformance-<runId>-<suffix>`: every pet the kit creates is named so, to be found and cleaned up. */
   petName(suffix: string): string;
   /** Every answer received so far for one operation. */

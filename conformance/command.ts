@@ -1,8 +1,8 @@
-import { UnreachableServerError } from './exchange.js';
+import { SetupError } from './exchange.js';
 import { formatList, formatResult, formatSummary, summarize, toJsonReport, toJunitXml } from './report.js';
 import { DEFAULT_TIMEOUT_MS, listChecks, newRunId, runConformance } from './run.js';
 import { LEVELS } from './types.js';
-import type { ConformanceFetch, Level } from './types.js';
+import type { CheckResult, ConformanceFetch, Level } from './types.js';
 
 /** What the command reads and writes, passed in so that it runs on any runtime. */
 export interface CommandIo {
@@ -52,8 +52,13 @@ Options:
 A run only creates pets, each named conformance-<runId>-..., never assumes an empty store or
 particular ids, and sends at most 400 requests, so it is safe against a live server.
 
+Before the checks, one request with the key checks the base URL and the key: when the server
+cannot be reached, refuses the key, or does not answer the interface there, the run stops with
+one line saying which.
+
 Exit status: 0 every selected check passed; 1 a check failed or was skipped;
-             2 a usage error or an unreachable server (the message says which).
+             2 a usage error, an unreachable server, a refused key or a wrong base URL
+               (the message says which).
 `;
 
 /** A mistake in the command line: reported in one line with exit status 2. */
@@ -167,11 +172,18 @@ async function runCommand(line: CommandLine, io: CommandIo): Promise<number> {
   const isJson = line.flags.has('--json');
   const level = levelOf(line);
   const runId = line.values.get('--run-id') ?? newRunId();
-  if (!isJson) io.stdout(`Petstore conformance, level ${level}, of ${baseUrl}; the pets this run creates are named conformance-${runId}-...\n`);
+  const header = `Petstore conformance, level ${level}, of ${baseUrl}; the pets this run creates are named conformance-${runId}-...\n`;
+  let isHeaderShown = false;
+  // The header waits for the first result, so that a usage or setup error is the only line printed.
+  const onResult = (result: CheckResult): void => {
+    if (!isHeaderShown) io.stdout(header);
+    isHeaderShown = true;
+    io.stdout(`${formatResult(result)}\n`);
+  };
   const results = await runConformance({
     baseUrl, apiKey, level, runId, only: line.only, skip: line.skip, timeoutMs: timeoutOf(line),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...(isJson ? {} : { onResult: (result) => io.stdout(`${formatResult(result)}\n`) }),
+    ...(isJson ? {} : { onResult }),
   });
   const summary = summarize(results);
   io.stdout(isJson ? toJsonReport({ baseUrl, level, runId }, results) : `${formatSummary(summary)}\n`);
@@ -188,7 +200,7 @@ async function runCommand(line: CommandLine, io: CommandIo): Promise<number> {
 /**
  * `petstore-reference conformance`: parses the arguments, runs or lists the checks, writes the
  * output, and resolves to the exit status: 0 when every selected check passed, 1 when one failed or
- * was skipped, 2 for a usage error or an unreachable server.
+ * was skipped, 2 for a usage error or a SetupError (unreachable server, refused key, wrong base URL).
  */
 export async function runConformanceCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   try {
@@ -199,7 +211,7 @@ export async function runConformanceCommand(argv: readonly string[], io: Command
     }
     return line.flags.has('--list') ? listCommand(line, io) : await runCommand(line, io);
   } catch (error) {
-    if (error instanceof UnreachableServerError) {
+    if (error instanceof SetupError) {
       io.stderr(`petstore-reference conformance: ${error.message}\n`);
       return 2;
     }

@@ -52,18 +52,42 @@ export class NoAnswerError extends Error {
   }
 }
 
+/** The run cannot start as it was set up (the server, the base URL or the key): nothing can be checked, and the message says what to change. */
+export class SetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SetupError';
+  }
+}
+
 /** The server could not be reached at all (refused, unknown host, not HTTP): nothing can be checked. */
-export class UnreachableServerError extends Error {
+export class UnreachableServerError extends SetupError {
   constructor(baseUrl: string, reason: string) {
     super(`cannot reach ${baseUrl}: ${reason}`);
     this.name = 'UnreachableServerError';
   }
 }
 
+/** The server refused the key the run was given [spec 5.4]: every check that needs it would fail for that one reason. */
+export class RefusedKeyError extends SetupError {
+  constructor(evidence: string) {
+    super(`the key was refused: ${evidence}; give a key the server accepts`);
+    this.name = 'RefusedKeyError';
+  }
+}
+
+/** Something answers at the base URL, but not the interface: most often the version prefix is missing. */
+export class WrongBaseUrlError extends SetupError {
+  constructor(baseUrl: string, evidence: string) {
+    super(`nothing answers the interface at ${baseUrl}: does the base URL end in the version prefix, e.g. /v1? (${evidence})`);
+    this.name = 'WrongBaseUrlError';
+  }
+}
+
 /** Largest answer body read; the rest is cancelled, so a server cannot make the kit hold an endless answer. */
 export const MAX_BODY_BYTES = 1_048_576;
 
-/** Most requests one run sends; the checks need about a hundred. */
+/** Most requests one run sends: a run on an empty store sends about 170 (some 70 for the checks, 97 for the pets the page-size checks need), so this leaves room for retries and stores that misbehave. */
 export const MAX_REQUESTS = 400;
 
 /** After this many requests timed out, the server is taken to have stopped answering and nothing more is sent. */

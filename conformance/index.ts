@@ -12,8 +12,14 @@ export type { ListOptions } from './run.js';
 export { runConformanceCommand } from './command.js';
 /** Where runConformanceCommand reads and writes. */
 export type { CommandIo } from './command.js';
+/** Thrown by runConformance before any check when the run cannot start as set up; the three below are its kinds. */
+export { SetupError } from './exchange.js';
 /** Thrown by runConformance when the server cannot be reached at all. */
 export { UnreachableServerError } from './exchange.js';
+/** Thrown by runConformance when the server refuses the key it was given. */
+export { RefusedKeyError } from './exchange.js';
+/** Thrown by runConformance when what answers at the base URL is not the interface (often: the version prefix is missing). */
+export { WrongBaseUrlError } from './exchange.js';
 /** Checks one answer against the OpenAPI document of the interface. */
 export { validateResponse } from './response-validator.js';
 /** Makes a validator like validateResponse for a server under another base path. */

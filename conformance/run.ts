@@ -1,8 +1,11 @@
 import type { Check, CheckContext, Fixture } from './check.js';
 import { CHECKS } from './checks/catalogue.js';
-import { HttpSession, NoAnswerError, UnreachableServerError } from './exchange.js';
-import { CheckFailure, CheckSkipped, describeRequest } from './expect.js';
-import { createFixture } from './fixture.js';
+import { HttpSession, NoAnswerError, RefusedKeyError, UnreachableServerError, WrongBaseUrlError } from './exchange.js';
+import type { Answer } from './exchange.js';
+import { CheckFailure, CheckSkipped, describeRequest, excerpt } from './expect.js';
+import { isObject } from './json-schema.js';
+import { createFixture, fillStore } from './fixture.js';
+import type { FillState } from './fixture.js';
 import { createResponseValidator } from './response-validator.js';
 import { selectChecks } from './select.js';
 import { LEVELS } from './types.js';
@@ -92,6 +95,7 @@ function settingsOf(options: ConformanceOptions): Required<Omit<ConformanceOptio
 /** What a check does to the run: its context, the session behind it, and the fixture made once. */
 function createContext(session: HttpSession, baseUrl: string, runId: string): CheckContext {
   let fixture: Promise<Fixture> | undefined;
+  const fill: FillState = { known: 0, created: 0 };
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const context: CheckContext = {
     baseUrl,
@@ -99,6 +103,7 @@ function createContext(session: HttpSession, baseUrl: string, runId: string): Ch
     runId,
     send: (request) => session.send(request),
     fixture: () => (fixture ??= createFixture(context)),
+    ensurePets: (least) => fillStore(context, { least, state: fill }),
     petName: (suffix) => `conformance-${runId}-${suffix}`,
     answersTo: (operationId) => session.answers.filter((answer) => answer.request.operation === operationId),
     validate: createResponseValidator({ basePath }),
@@ -129,14 +134,29 @@ async function runCheck(check: Check, context: CheckContext): Promise<CheckResul
   }
 }
 
-/** Sends one request without a key to learn whether anything answers at the base URL; a refused connection is an UnreachableServerError. */
+/** The HTTP statuses that say a key was refused: 401 [spec 5.4], and 403 as proxies and gateways answer. */
+const REFUSED_KEY_STATUSES: readonly number[] = [401, 403];
+
+/**
+ * Checks the base URL and the key with one `GET /pets` [spec 4.1] before any check runs, so that a
+ * mistake in either is one clear error rather than a failure in every check: a refused connection
+ * is an UnreachableServerError, a 401 a RefusedKeyError, and a 404 or an answer that is not JSON a
+ * WrongBaseUrlError. Any other answer lets the checks judge it.
+ */
 async function probe(session: HttpSession, baseUrl: string): Promise<void> {
+  let answer: Answer;
   try {
-    await session.send({ method: 'GET', path: '/pets', credential: 'none' });
+    answer = await session.send({ method: 'GET', path: '/pets' });
   } catch (error) {
     // A server that takes the connection and then hangs is reachable: its checks fail on their timeouts.
     if (error instanceof NoAnswerError && !error.isTimeout) throw new UnreachableServerError(baseUrl, error.message.replace(/^no answer: /, ''));
+    return;
   }
+  const code = isObject(answer.json) && typeof answer.json['code'] === 'string' ? ` ${excerpt(answer.json['code'], 40)}` : '';
+  const form = answer.json === undefined ? ` (${excerpt(answer.headers.get('content-type') ?? 'no Content-Type', 60)}, not JSON)` : '';
+  const evidence = `GET ${answer.request.url} with the key answered ${answer.status}${code}${form}`;
+  if (REFUSED_KEY_STATUSES.includes(answer.status)) throw new RefusedKeyError(evidence);
+  if (answer.status === 404 || answer.json === undefined) throw new WrongBaseUrlError(baseUrl, evidence);
 }
 
 /** The checks a level and selection run, as `--list` shows them, without sending a request. */
@@ -148,7 +168,9 @@ export function listChecks(options: ListOptions = {}): CheckInfo[] {
  * Runs the conformance checks against a server over HTTP and resolves to one result per selected
  * check. Safe against a live store: it only creates pets, all named `conformance-<runId>-…`,
  * assumes no ids and no emptiness, sends at most 400 requests, and gives each request `timeoutMs`.
- * Rejects with a TypeError for invalid options and an UnreachableServerError when nothing answers.
+ * Rejects with a TypeError for invalid options, and before any check with a SetupError: an
+ * UnreachableServerError when nothing answers, a RefusedKeyError when the key is refused, a
+ * WrongBaseUrlError when what answers is not the interface.
  */
 export async function runConformance(options: ConformanceOptions): Promise<CheckResult[]> {
   const settings = settingsOf(options);

@@ -72,7 +72,8 @@ echo "Node $version ($(command -v node))"
 
 warnings=""
 if [ "$mode" = --ci ]; then
-  # npm runs `prepare` (the build) on this Node as well; its engine warnings are reported below.
+  # The install on this Node; its engine warnings are reported below. (npm test builds what it runs:
+  # npm start's `prestart`, and the packing tests into stages of their own.)
   if ! npm ci --no-audit --no-fund 2>&1 | tee ".cache/npm-ci-node-$major.log"; then
     echo "node $version: npm ci failed, no test ran"
     exit 1

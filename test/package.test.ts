@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { consumerEnv, packPackage } from './support/pack.js';
+import { codeBlocks, printedLines, shellLines } from './support/readme.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
 const packageName = 'petstore-reference';
+const README = await readFile(join(root, 'README.md'), 'utf8');
 
 /** Every subpath the package exports, with a name each must provide. */
 const ENTRY_POINTS: [string, string][] = [
@@ -18,26 +21,98 @@ const ENTRY_POINTS: [string, string][] = [
   [`${packageName}/testing`, 'runStorageContract'],
 ];
 
-describe('the packed package', () => {
+/** The README's install steps: the shell block that starts with `npm pack`, one command per item. */
+function installSteps(): string[] {
+  const block = codeBlocks(README, 'sh').find((candidate) => candidate.startsWith('npm pack'));
+  assert.ok(block !== undefined, 'the README shows how to install the tarball');
+  return shellLines(block).flatMap((line) => line.replace(/\s+#\s.*$/, '').split('&&').map((part) => part.trim())).filter((part) => part !== '');
+}
+
+/** tsx from the repository, standing for the consumer's own `npm install --save-dev tsx`: the install stays offline. */
+const TSX = join(root, 'node_modules', '.bin', 'tsx');
+
+/** The README's server sample listens on 8080; here on a free port. */
+const README_PORT = 'port: 8080';
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}
+
+describe('the packed package, installed as the README says', () => {
+  let work = '';
   let consumer = '';
+  const samples: string[] = [];
 
   before(async () => {
-    consumer = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
-    await run('npm', ['pack', '--silent', '--pack-destination', consumer], { cwd: root });
-    const tarball = (await readdir(consumer)).find((file) => file.endsWith('.tgz'));
-    assert.ok(tarball !== undefined, 'npm pack wrote a tarball');
-    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--silent', '--no-audit', '--no-fund', '--ignore-scripts', join(consumer, tarball)], { cwd: consumer });
+    work = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
+    const stage = join(work, 'stage');
+    consumer = join(work, 'consumer');
+    await Promise.all([mkdir(stage), mkdir(consumer)]);
+    for (const step of installSteps()) {
+      if (step === 'npm pack') {
+        // In the clone: builds and packs; here into a stage of its own, and the tarball goes straight into the project.
+        await packPackage({ stage, destination: consumer });
+      } else if (step.startsWith('npx tsx ')) {
+        samples.push(step);
+      } else {
+        assert.match(step, /^npm (init -y|pkg set type=module|install \.\/petstore-reference-[0-9.]+\.tgz)$/, `an install step this test knows: ${step}`);
+        await run('bash', ['-c', step], { cwd: consumer, env: consumerEnv() });
+      }
+    }
+    assert.deepEqual(samples, ['npx tsx sample.ts']);
   });
 
   after(async () => {
-    await rm(consumer, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
   });
 
-  test('the packed package ships only dist, README, LICENSE and package.json', async () => {
+  test('the README\'s install steps make a project of ES modules that depends on the tarball', async () => {
+    const manifest = JSON.parse(await readFile(join(consumer, 'package.json'), 'utf8')) as { type?: string; dependencies?: Record<string, string> };
+    assert.equal(manifest.type, 'module');
+    assert.match(manifest.dependencies?.[packageName] ?? '', /^file:petstore-reference-[0-9.]+\.tgz$/);
+  });
+
+  test('the packed package ships dist, the guides, the seed file, README, LICENSE and a package.json without lifecycle scripts', async () => {
     const installed = join(consumer, 'node_modules', packageName);
-    const top = (await readdir(installed)).sort();
-    assert.deepEqual(top, ['LICENSE', 'README.md', 'dist', 'package.json']);
+    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json']);
+    assert.deepEqual(await readdir(join(installed, 'examples')), ['seed-pets.json']);
+    const scripts = (JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    // A consumer's npm would run none of these, but they are install scripts by name, and tools warn of them.
+    for (const name of ['prepare', 'preinstall', 'install', 'postinstall']) assert.equal(scripts[name], undefined, name);
+  });
+
+  test('the installed README\'s links point to files installed with it', async () => {
+    const installed = join(consumer, 'node_modules', packageName);
+    const targets = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] ?? '').filter((target) => !/^https?:/.test(target));
+    assert.ok(targets.includes('docs/interface.md'));
+    for (const target of targets) assert.ok(await exists(join(installed, target)), `README links to ${target}, which the package does not ship`);
+  });
+
+  test('npx petstore-reference --help names the folder the guides were installed in', async () => {
+    const { stdout } = await run('npx', ['--no-install', packageName, '--help'], { cwd: consumer, env: consumerEnv() });
+    const docs = join(consumer, 'node_modules', packageName, 'docs');
+    assert.ok(stdout.includes(`\n  ${docs}\n`), stdout);
+    assert.ok(await exists(join(docs, 'interface.md')));
+  });
+
+  test('every TypeScript sample of the README runs in the project as the README says, printing what it says it prints', async () => {
+    const blocks = codeBlocks(README, 'ts');
+    assert.ok(blocks.length >= 2);
+    for (const block of blocks) {
+      await writeFile(join(consumer, 'sample.ts'), block);
+      const expected = printedLines(block);
+      if (expected.length > 0) {
+        const { stdout } = await run(TSX, ['sample.ts'], { cwd: consumer, env: consumerEnv() });
+        assert.deepEqual(stdout.trimEnd().split('\n'), expected, block);
+        continue;
+      }
+      // The one sample that prints nothing it states is the server, which runs until SIGTERM.
+      assert.ok(block.includes(README_PORT), block);
+      const apiKey = /apiKeys: \['([^']+)'\]/.exec(block)?.[1];
+      assert.ok(apiKey !== undefined, block);
+      await writeFile(join(consumer, 'sample.ts'), block.replace(README_PORT, 'port: 0'));
+      await runServerSample(consumer, apiKey);
+    }
   });
 
   test('the packed package imports with plain node from every entry point', async () => {
@@ -142,3 +217,30 @@ describe('the packed package', () => {
     assert.equal(await exited, 0);
   });
 });
+
+/** Runs the README's server sample with tsx: it says where it listens, answers with the sample's key, and stops on SIGTERM with status 0. */
+async function runServerSample(consumer: string, apiKey: string): Promise<void> {
+  // tsx relays the signals it gets to the node process that runs the sample, so SIGTERM goes to tsx alone (the sample stops on the first).
+  const child = spawn(TSX, ['sample.ts'], { cwd: consumer, env: consumerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)));
+  let output = '';
+  child.stderr.on('data', (data: Buffer) => {
+    output += data.toString('utf8');
+  });
+  try {
+    const url = await new Promise<string>((found, fail) => {
+      child.stdout.on('data', (data: Buffer) => {
+        output += data.toString('utf8');
+        const match = /^Petstore listening on (http:\/\/\S+)$/m.exec(output);
+        if (match?.[1] !== undefined) found(match[1]);
+      });
+      void exited.then((code) => fail(new Error(`the server sample exited with ${code} before listening: ${output}`)));
+    });
+    const answer = await fetch(`${url}/pets`, { headers: { authorization: `Bearer ${apiKey}` } });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(await answer.json(), []);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0, output);
+}

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { codeBlocks, curlSessions, readmeApiKey, shellLines } from './support/readme.js';
+import { codeBlocks, curlSessions, printedLines, readmeApiKey, shellLines } from './support/readme.js';
 import type { CurlSample } from './support/readme.js';
+import { TARBALL } from './support/pack.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -98,6 +99,9 @@ function assertShownAsPrinted(sample: CurlSample, printed: string): void {
   else assert.equal(shownBody, body, `${sample.command}: the body, in full`);
 }
 
+/** The commands of the README's install block, the tarball named as npm pack names it for this version. */
+const INSTALL_STEPS: readonly string[] = ['npm pack', 'npm init -y', 'npm pkg set type=module', `npm install ./${TARBALL}`, 'npx tsx sample.ts'];
+
 async function exists(path: string): Promise<boolean> {
   return access(path).then(() => true, () => false);
 }
@@ -106,8 +110,8 @@ async function exists(path: string): Promise<boolean> {
 async function checkCommand(part: string): Promise<string | undefined> {
   const command = part.replace(/^([A-Z_]+=\S+\s+)+/, '');
   if (command === 'npm ci') return 'an npm command';
-  // Packed and installed into a new project, then imported from every entry point, by test/package.test.ts.
-  if (command === 'npm install petstore-reference') return (await exists(join(ROOT, 'test', 'package.test.ts'))) ? 'the packed package, installed by its test' : undefined;
+  // The steps of installing the tarball, which test/package.test.ts follows in a new project, running every sample there.
+  if (INSTALL_STEPS.includes(command)) return (await exists(join(ROOT, 'test', 'package.test.ts'))) ? 'an install step, followed by test/package.test.ts' : undefined;
   const script = /^npm (?:run )?(\S+)$/.exec(command);
   if (script?.[1] !== undefined) return Object.hasOwn(SCRIPTS, script[1]) ? `the script ${script[1]}` : undefined;
   const example = /^npx tsx (examples\/([\w-]+)\.ts)$/.exec(command);
@@ -116,11 +120,6 @@ async function checkCommand(part: string): Promise<string | undefined> {
     return (await exists(join(ROOT, example[1]))) && isTested ? `${example[1]}, run by its test` : undefined;
   }
   return undefined;
-}
-
-/** The lines a TypeScript sample says it prints, from its `// prints …` comments, in order. */
-function printedLines(block: string): string[] {
-  return [...block.matchAll(/\/\/ prints (.+)$/gm)].map((match) => match[1] ?? '');
 }
 
 describe('README.md', () => {

@@ -1,7 +1,8 @@
 import { clauseDecision, defineCheck, newPet, somePetId } from '../check.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Credential, RequestSpec } from '../exchange.js';
-import { describeAnswer, expectError, expectPets, fail } from '../expect.js';
+import { describeAnswer, expectError, fail } from '../expect.js';
+import { expectListedPets } from '../leftovers.js';
 
 /** A request to each operation of the interface [spec 4], for sending without a valid key. */
 const OPERATIONS: readonly { operation: string; request: (context: CheckContext) => Promise<RequestSpec> }[] = [
@@ -79,7 +80,7 @@ const CHALLENGE_CHECKS: Check[] = [
     source: clauseDecision('5.2', 'RFC 9110 §11.1'),
     async run(context) {
       const answer = await context.send({ method: 'GET', path: '/pets?limit=1', credential: 'lower-case-scheme', operation: 'listPets' });
-      const pets = expectPets(answer, '200 with Pets: `bearer <key>` is the same credential as `Bearer <key>` (RFC 9110 §11.1)');
+      const pets = expectListedPets(context, answer, '200 with Pets: `bearer <key>` is the same credential as `Bearer <key>` (RFC 9110 §11.1)');
       return `200 with ${pets.length} pet(s)`;
     },
   }),

@@ -29,6 +29,9 @@ const INVALID_BODIES: readonly { id: string; title: string; body: (context: Chec
   { id: 'invalid-status', title: 'with a `status` outside PetStatus', body: (context) => ({ name: context.petName('invalid-status'), categoryId: 1, status: 'lost' }) },
 ];
 
+/** The ids of the invalid bodies, which name their `create/<id>` check and, where the body has a valid `name`, the pet. */
+export const INVALID_BODY_IDS: readonly string[] = INVALID_BODIES.map((invalid) => invalid.id);
+
 /** The checks of what spec 4.2 states. */
 const SPEC_CHECKS: Check[] = [
   defineCheck({

@@ -2,7 +2,8 @@ import { findLink, parseLinkHeader } from '../../client/link-header.js';
 import { decision, defineCheck } from '../check.js';
 import type { Check, CheckContext } from '../check.js';
 import type { Answer } from '../exchange.js';
-import { CheckSkipped, describeAnswer, expectPets, fail } from '../expect.js';
+import { CheckSkipped, describeAnswer, fail } from '../expect.js';
+import { expectListedPets } from '../leftovers.js';
 
 /** Pets per page while paging: small, so the run's four pets span several pages. */
 const PAGE_SIZE = 2;
@@ -22,6 +23,7 @@ function nextLink(header: string | null): string | undefined {
 
 /** What paging has seen so far. */
 interface Walk {
+  readonly context: CheckContext;
   readonly wanted: ReadonlySet<number>;
   readonly seen: Set<number>;
   lastId: number;
@@ -30,7 +32,7 @@ interface Walk {
 /** Takes in one page: at most PAGE_SIZE pets, each id above the last one seen, so none repeats; resolves to the next page's URL. */
 function takePage(walk: Walk, answer: Answer): string | undefined {
   const expected = `200 with at most ${PAGE_SIZE} Pets, ids ascending past ${walk.lastId}, and Link: rel="next" while pets ${[...walk.wanted].join(', ')} are not all seen`;
-  const pets = expectPets(answer, expected);
+  const pets = expectListedPets(walk.context, answer, expected);
   if (pets.length > PAGE_SIZE) fail(answer, expected, `200 with ${pets.length} pets`);
   for (const pet of pets) {
     if (pet.id <= walk.lastId) {
@@ -54,7 +56,7 @@ export const PAGING_CHECKS: readonly Check[] = [
     source: PAGING_DECISION,
     async run(context: CheckContext) {
       const fixture = await context.fixture();
-      const walk: Walk = { wanted: new Set(fixture.pets.map((pet) => pet.id)), seen: new Set(), lastId: Math.min(...fixture.pets.map((pet) => pet.id)) - 1 };
+      const walk: Walk = { context, wanted: new Set(fixture.pets.map((pet) => pet.id)), seen: new Set(), lastId: Math.min(...fixture.pets.map((pet) => pet.id)) - 1 };
       if (walk.wanted.size < fixture.pets.length) throw new CheckSkipped(`needs pets with ids of their own, but createPet gave this run's ${fixture.pets.length} pets the ids ${[...walk.wanted].join(', ')}`);
       let target: string | undefined = `/pets?limit=${PAGE_SIZE}&after=${walk.lastId}`;
       for (let page = 1; page <= MAX_PAGES; page++) {
@@ -76,7 +78,7 @@ export const PAGING_CHECKS: readonly Check[] = [
     async run(context) {
       const answer = await context.send({ method: 'GET', path: `/pets?limit=${PAGE_SIZE}&after=${PAST_EVERY_PET}`, operation: 'listPets' });
       const expected = '200 with [] and no Link: rel="next", as no pet comes after this cursor';
-      const pets = expectPets(answer, expected);
+      const pets = expectListedPets(context, answer, expected);
       if (pets.length > 0 || nextLink(answer.headers.get('link')) !== undefined) fail(answer, expected, describeAnswer(answer, ['Link']));
       return '200 with [] and no next link';
     },

@@ -4,16 +4,21 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from '../support/process.js';
+import { buildPackage } from '../support/runtimes.js';
+import type { PackageBuild } from '../support/runtimes.js';
 
 const KEY = 'log-reader-key-0123456789';
-const COMPILED_CLI = resolve(ROOT, 'dist', 'cli', 'main.js');
+/**
+ * The command compiled into a directory of its own, as `npm start` runs it from `dist/`: not `dist/`
+ * itself, which a fresh clone has not built and which test/readme.test.ts rebuilds while tests run.
+ */
+let compiledCli = '';
 
 /** The compiled command, its stdout and stderr piped to this test, which reads until the URL is printed and no further. */
 async function startCompiled(args: readonly string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | string> }> {
-  const child = spawn(process.execPath, [COMPILED_CLI, ...args], {
+  const child = spawn(process.execPath, [compiledCli, ...args], {
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,10 +58,16 @@ async function text(url: string, path: string): Promise<string> {
 
 describe('the compiled command with log readers that go away or stall', () => {
   let directory = '';
+  let build: PackageBuild | undefined;
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'petstore-log-readers-'));
+    build = await buildPackage();
+    compiledCli = join(build.dist, 'cli', 'main.js');
   });
-  after(() => rm(directory, { recursive: true, force: true }));
+  after(async () => {
+    await rm(directory, { recursive: true, force: true });
+    await build?.remove();
+  });
 
   test('main whose stdout and stderr readers close early (| head -1) keeps serving, drains on SIGTERM and exits 0', async (context) => {
     const dataFile = join(directory, 'closed.journal');

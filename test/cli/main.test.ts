@@ -18,6 +18,8 @@ describe('cli/main.ts', () => {
     const top = await runMain({}, ['--help']);
     assert.equal(top.code, 0);
     for (const command of ['serve', 'openapi', 'repair', 'conformance', '--version']) assert.ok(top.stdout.includes(command), command);
+    // The guides the README links to, found from the command's own place, as an installed copy finds its own.
+    assert.ok(top.stdout.endsWith(`Documentation, installed with this command:\n  ${join(ROOT, 'docs')}\n  the guides the README links to; README.md is in the folder above\n`), top.stdout);
     const serve = await runMain({}, ['serve', '--help']);
     assert.equal(serve.code, 0);
     for (const setting of ALL_SETTINGS) {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { installTarball, packPackage } from '../support/pack.js';
 import { jsonLines, ROOT } from '../support/process.js';
 
 const run = promisify(execFile);
@@ -13,14 +14,9 @@ const VERSION = MANIFEST.version;
 
 /** The package built into a directory of its own (not dist/, which other tests run at the same time), packed and installed into a new project. */
 async function installPackedCopy(stage: string, consumer: string): Promise<void> {
-  for (const file of ['package.json', 'README.md', 'LICENSE']) await copyFile(join(ROOT, file), join(stage, file));
-  await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], { cwd: ROOT });
-  // The copy has no sources to build: its `prepare` script must not run.
-  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', consumer], { cwd: stage });
-  const tarball = (await readdir(consumer)).find((file) => file.endsWith('.tgz'));
-  assert.ok(tarball !== undefined, 'npm pack wrote a tarball');
+  const tarball = await packPackage({ stage, destination: consumer });
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--silent', '--no-audit', '--no-fund', '--ignore-scripts', join(consumer, tarball)], { cwd: consumer });
+  await installTarball(consumer, tarball);
 }
 
 describe('the petstore-reference command of the packed package', () => {

@@ -108,9 +108,11 @@ describe('runConformanceCommand()', () => {
       [['http://127.0.0.1:9/v1', '--key', 'k', '--junit-report', 'r.xml'], /--junit-report needs a file system/],
     ];
     for (const [argv, message] of cases) {
+      let stdout = '';
       let stderr = '';
-      const code = await runConformanceCommand(argv, { stdout: () => undefined, stderr: (text) => void (stderr += text), fetch: NO_FETCH });
+      const code = await runConformanceCommand(argv, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), fetch: NO_FETCH });
       assert.equal(code, 2, argv.join(' '));
+      assert.equal(stdout, '', argv.join(' '));
       assert.match(stderr, message, argv.join(' '));
       assert.match(stderr, /^petstore-reference conformance: .*; see --help\n$/);
     }
@@ -123,6 +125,22 @@ describe('runConformanceCommand()', () => {
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.match(stderr, new RegExp(`^petstore-reference conformance: cannot reach ${target.baseUrl.replace(/\./g, '\\.')}: .*ECONNREFUSED`));
+  });
+
+  test('runConformanceCommand() exits 2 with one line and no header when the key is refused or the base URL lacks /v1', async () => {
+    await withTarget(startNodeAdapter(), async (target) => {
+      const origin = new URL(target.baseUrl).origin;
+      const cases: [string[], RegExp][] = [
+        [[target.baseUrl, '--key', 'not-the-key'], /^petstore-reference conformance: the key was refused: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 401 unauthorized; give a key the server accepts\n$/],
+        [[origin, '--key', target.apiKey], /^petstore-reference conformance: nothing answers the interface at http:\/\/127\.0\.0\.1:\d+: does the base URL end in the version prefix, e\.g\. \/v1\? \(GET http:\/\/127\.0\.0\.1:\d+\/pets with the key answered 404 not_found\)\n$/],
+      ];
+      for (const [argv, message] of cases) {
+        const { code, stdout, stderr } = await command(argv);
+        assert.equal(code, 2, argv.join(' '));
+        assert.equal(stdout, '');
+        assert.match(stderr, message);
+      }
+    });
   });
 
   test('runConformanceCommand() exits 2 when the JUnit report cannot be written', async () => {
@@ -163,12 +181,14 @@ describe('runConformanceCommand()', () => {
         [[target.baseUrl, '--key-file', 'keys', ...passing], { readFile }, 0],
         [[target.baseUrl, '--key-file', 'keys', ...passing], { readFile, keyVariable: 'not-the-key-0123456789' }, 0],
         [[target.baseUrl, '--key', target.apiKey, ...passing], { keyVariable: 'not-the-key-0123456789' }, 0],
-        [[target.baseUrl, '--key-file', 'wrong', ...passing], { readFile, keyVariable: target.apiKey }, 1],
+        // The file's wrong key, not the variable's right one: refused before any check.
+        [[target.baseUrl, '--key-file', 'wrong', ...passing], { readFile, keyVariable: target.apiKey }, 2],
       ];
       for (const [argv, io, expected] of cases) {
         const outcome = await command(argv, io);
         assert.equal(outcome.code, expected, `${argv.join(' ')} ${JSON.stringify(Object.keys(io))}: ${outcome.stderr}${outcome.stdout}`);
         assert.ok(!(outcome.stdout + outcome.stderr).includes(target.apiKey), 'the key is never printed');
+        if (expected === 2) assert.match(outcome.stderr, /^petstore-reference conformance: the key was refused: /);
       }
     });
     const refusals: [string[], RegExp][] = [

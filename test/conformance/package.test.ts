@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { consumerEnv, installTarball, packPackage } from '../support/pack.js';
 import { ROOT, startNodeAdapter } from './support/targets.js';
 import type { Target } from './support/targets.js';
 
@@ -19,24 +20,7 @@ console.log(formatSummary(summarize(results)));
 `;
 
 /** The environment of a child process: no coverage collection, which would only slow it down. */
-function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir(), NO_COLOR: '1', ...extra };
-}
-
-/**
- * Builds the package into a directory of its own (so a concurrent `npm pack` of the repository,
- * whose prepare script rebuilds dist/, cannot interfere) and packs it there.
- */
-async function packInto(work: string): Promise<string> {
-  const packageDirectory = join(work, 'package');
-  await mkdir(packageDirectory);
-  await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(packageDirectory, 'dist')], { cwd: ROOT });
-  for (const file of ['package.json', 'README.md', 'LICENSE']) await copyFile(join(ROOT, file), join(packageDirectory, file));
-  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: packageDirectory, env: childEnv() });
-  const tarball = (await readdir(work)).find((file) => file.endsWith('.tgz'));
-  assert.ok(tarball !== undefined, 'npm pack wrote a tarball');
-  return join(work, tarball);
-}
+const childEnv = consumerEnv;
 
 describe('the packed conformance kit', () => {
   let work = '';
@@ -46,10 +30,12 @@ describe('the packed conformance kit', () => {
   before(async () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-conformance-'));
     consumer = join(work, 'consumer');
-    const tarball = await packInto(work);
+    const stage = join(work, 'package');
+    await mkdir(stage);
+    const tarball = await packPackage({ stage, destination: work });
     await mkdir(consumer);
     await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--silent', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: consumer, env: childEnv() });
+    await installTarball(consumer, tarball);
     target = await startNodeAdapter();
   });
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { runConformance, UnreachableServerError } from '../../conformance/index.js';
+import { RefusedKeyError, runConformance, SetupError, UnreachableServerError, WrongBaseUrlError } from '../../conformance/index.js';
+import { createPetstore } from '../../lib/index.js';
 import type { CheckResult, ConformanceFetch, Level } from '../../conformance/index.js';
 import type { Pet, Petstore } from '../../lib/index.js';
 import { KIT_KEY, startFetchTarget, startNodeAdapter, storeWithPets } from './support/targets.js';
@@ -138,8 +139,10 @@ describe('runConformance() against servers that misbehave at the transport', () 
   });
 
   test('runConformance() reads at most 1 MiB of an endless answer and fails its check', async () => {
-    const server = createServer((_, response) => {
+    const server = createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
+      // The request with the key, which checks the base URL before the checks, gets a plain answer.
+      if (request.headers.authorization !== undefined) return void response.end('[]');
       const chunk = Buffer.alloc(65_536, 0x20);
       const write = (): void => {
         while (!response.destroyed && response.write(chunk));
@@ -179,5 +182,159 @@ describe('runConformance() against servers that misbehave at the transport', () 
         return true;
       });
     }
+  });
+});
+
+/** A fetch that counts the requests it sends. */
+function countingFetch(): { fetch: ConformanceFetch; requests: () => number } {
+  let requests = 0;
+  const counted: ConformanceFetch = (url, init) => {
+    requests++;
+    return fetch(url, { method: init.method, headers: init.headers, redirect: init.redirect, signal: init.signal as AbortSignal, ...(init.body === undefined ? {} : { body: init.body }) });
+  };
+  return { fetch: counted, requests: () => requests };
+}
+
+/** The names of a store's pets that a run created with this run id and suffix prefix. */
+async function namesOf(store: Petstore, prefix: string): Promise<string[]> {
+  return (await allPets(store)).map((pet) => pet.name).filter((name) => name.startsWith(prefix));
+}
+
+describe('runConformance() before the checks: the base URL and the key', () => {
+  test('runConformance() rejects with RefusedKeyError in one line, sending one request and running no check, when the key is refused', async () => {
+    const { fetch: counted, requests } = countingFetch();
+    const seen: CheckResult[] = [];
+    await withTarget(startFetchTarget(), async (target) => {
+      await assert.rejects(runConformance({ baseUrl: target.baseUrl, apiKey: 'not-the-key', fetch: counted, onResult: (result) => seen.push(result) }), (error: unknown) => {
+        assert.ok(error instanceof RefusedKeyError && error instanceof SetupError);
+        assert.match(error.message, /^the key was refused: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 401 unauthorized; give a key the server accepts$/);
+        assert.ok(!error.message.includes('not-the-key'));
+        return true;
+      });
+    });
+    assert.equal(requests(), 1);
+    assert.deepEqual(seen, []);
+  });
+
+  test('runConformance() rejects with WrongBaseUrlError in one line when the base URL lacks the version prefix', async () => {
+    await withTarget(startFetchTarget(), async (target) => {
+      const origin = new URL(target.baseUrl).origin;
+      await assert.rejects(runConformance({ baseUrl: origin, apiKey: target.apiKey }), (error: unknown) => {
+        assert.ok(error instanceof WrongBaseUrlError && error instanceof SetupError);
+        assert.equal(error.message, `nothing answers the interface at ${origin}: does the base URL end in the version prefix, e.g. /v1? (GET ${origin}/pets with the key answered 404 not_found)`);
+        return true;
+      });
+    });
+  });
+
+  test('runConformance() rejects with WrongBaseUrlError when what answers at the base URL is not JSON, such as a web page', async () => {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<!doctype html><title>Welcome</title>');
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await assert.rejects(runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'key' }), (error: unknown) => {
+        assert.ok(error instanceof WrongBaseUrlError);
+        assert.match(error.message, /\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 200 \(text\/html, not JSON\)\)$/);
+        return true;
+      });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('runConformance() and the pets a page-size check needs', () => {
+  test('runConformance() creates the pets list/default-limit and list/limit-honoured need on an empty store, named fill-N, only as many as needed', async () => {
+    const store = createPetstore();
+    const { fetch: counted, requests } = countingFetch();
+    await withTarget(startNodeAdapter(store), async (target) => {
+      const first = await runConformance({ ...target, runId: 'first', only: ['list'], fetch: counted });
+      assert.deepEqual(notPassed(first), []);
+      // The fixture's four pets, then 17 more for the default page of 20, then 80 for the page of 100.
+      assert.equal((await namesOf(store, 'conformance-first-fixture-')).length, 4);
+      assert.deepEqual(await namesOf(store, 'conformance-first-fill-'), Array.from({ length: 97 }, (_, index) => `conformance-first-fill-${index + 1}`));
+      assert.match(first.find((result) => result.id === 'list/default-limit')?.detail ?? '', /^20 pets; at least 21 pets exist, 17 of them created by this check$/);
+      assert.match(first.find((result) => result.id === 'list/limit-honoured')?.detail ?? '', /^limit=1, 3, 100 answered 1, 3, 100; at least 101 pets exist, 80 of them created by this check$/);
+      const second = await runConformance({ ...target, runId: 'second', only: ['list/default-limit', 'list/limit-honoured'] });
+      assert.deepEqual(notPassed(second), []);
+      // A page of 100 cannot tell 100 pets from more, and the interface has no other way to count: one more pet makes sure.
+      assert.deepEqual(await namesOf(store, 'conformance-second-'), ['conformance-second-fill-1']);
+    });
+    assert.ok(requests() < 120, String(requests()));
+  });
+
+  test('runConformance() at the reference level on an empty store stays within the request budget with the pets it creates', async () => {
+    const { fetch: counted, requests } = countingFetch();
+    const results = await withTarget(startNodeAdapter(), (target) => runConformance({ ...target, level: 'reference', fetch: counted }));
+    assert.deepEqual(notPassed(results), []);
+    assert.ok(requests() <= MAX_REQUESTS / 2, `${requests()} requests`);
+  });
+
+  test('runConformance() skips a page-size check, saying why, when the pets it needs cannot be created', async () => {
+    const results = await withTarget(startFetchTarget((handler) => (request) => (request.method === 'POST'
+      ? Promise.resolve(Response.json({ code: 'internal_error', message: 'Something broke', status: 500 }, { status: 500 }))
+      : handler(request))), (target) => runConformance({ ...target, only: ['list/default-limit', 'list/limit-honoured'] }));
+    assert.deepEqual(results.map((result) => result.outcome), ['skip', 'skip']);
+    assert.match(results[0]?.detail ?? '', /^needs at least 21 pets, but POST \/v1\/pets \(.*\) \{"name":"conformance-[0-9a-f]{8}-fill-1","categoryId":9005\} answered 500 /);
+    assert.match(results[1]?.detail ?? '', /^needs at least 101 pets, but POST \/v1\/pets /);
+  });
+});
+
+/** A listPets answer with more pets after those it had. */
+async function withPets(response: Response, pets: readonly unknown[]): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify([...(await response.json() as unknown[]), ...pets]), { status: response.status, headers });
+}
+
+describe('runConformance() and the pets an earlier run left', () => {
+  test('runConformance() says a list failure comes from an invalid pet an earlier run\'s create check left on a server that wrongly stored it', async () => {
+    // A server with a validation bug: it stores a `status` outside PetStatus, and lists what it stored.
+    const stored: unknown[] = [];
+    const lenient = (handler: (request: Request) => Promise<Response>) => async (request: Request): Promise<Response> => {
+      if (request.method === 'POST') {
+        const body = await request.clone().json().catch(() => undefined) as Record<string, unknown> | undefined;
+        if (body?.['status'] === 'lost') {
+          const pet = { id: 900_000 + stored.length, ...body };
+          stored.push(pet);
+          return Response.json(pet, { status: 201 });
+        }
+      }
+      const response = await handler(request);
+      if (request.method !== 'GET' || new URL(request.url).pathname !== '/v1/pets' || response.status !== 200) return response;
+      return withPets(response, stored);
+    };
+    await withTarget(startFetchTarget(lenient), async (target) => {
+      const [created] = await runConformance({ ...target, runId: 'earlier-run', only: ['create/invalid-status'] });
+      assert.equal(created?.outcome, 'fail');
+      const later = await runConformance({ ...target, runId: 'later', only: ['list/array-of-pets', 'list/status-filter'] });
+      assert.deepEqual(later.map((result) => result.outcome), ['fail', 'fail']);
+      for (const result of later) {
+        assert.match(result.failure?.received ?? '', /; pet 900000 \(conformance-earlier-run-invalid-status\) was created by an earlier run of the kit \(run earlier-run\), probably left by its create\/invalid-status check, whose invalid body this server wrongly accepted and stored$/);
+      }
+    });
+  });
+
+  test('runConformance() names an invalid pet of an earlier run whose check it cannot tell, and counts the others', async () => {
+    const leftovers = [{ id: 7, name: 'conformance-old-fill-3', categoryId: 'x' }, { id: 8, name: 'conformance-old-invalid-category-id', categoryId: 'one' }];
+    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+      const response = await handler(request);
+      return request.method === 'GET' && response.status === 200 && new URL(request.url).pathname === '/v1/pets' ? withPets(response, leftovers) : response;
+    }), (target) => runConformance({ ...target, only: ['list/array-of-pets'] }));
+    assert.match(results[0]?.failure?.received ?? '', /; pet 7 \(conformance-old-fill-3\) was created by an earlier run of the kit, not this one; and 1 more such pet\(s\)$/);
+  });
+
+  test('runConformance() does not blame an earlier run for invalid pets the kit did not name', async () => {
+    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+      const response = await handler(request);
+      if (request.method !== 'GET' || response.status !== 200 || !new URL(request.url).pathname.endsWith('/pets')) return response;
+      return withPets(response, [{ id: 1, name: 'Rex', categoryId: 'one' }]);
+    }), (target) => runConformance({ ...target, only: ['list/array-of-pets'] }));
+    assert.equal(results[0]?.outcome, 'fail');
+    assert.ok(!/earlier run/.test(results[0]?.detail ?? ''), results[0]?.detail);
   });
 });

@@ -10,6 +10,11 @@ export function codeBlocks(markdown: string, language: string): string[] {
   return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === language).map((match) => match[2] ?? '');
 }
 
+/** The lines a TypeScript sample says it prints, from its `// prints …` comments, in order. */
+export function printedLines(block: string): string[] {
+  return [...block.matchAll(/\/\/ prints (.+)$/gm)].map((match) => match[1] ?? '');
+}
+
 /** The lines of a shell block, with `\` continuations joined and surrounding white space trimmed. */
 export function shellLines(block: string): string[] {
   return block.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim());

@@ -21,7 +21,7 @@ export interface PackageBuild {
 
 /**
  * Compiles the sources with tsconfig.build.json into a temporary directory. Not into `dist/`: test
- * files run in parallel, and test/package.test.ts rebuilds `dist/` (npm pack runs `prepare`), so a
+ * files run in parallel, and test/readme.test.ts rebuilds `dist/` (npm start runs `prestart`), so a
  * process reading it could find a file half written, or one a stale build left behind.
  */
 export async function buildPackage(): Promise<PackageBuild> {

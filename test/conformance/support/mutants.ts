@@ -62,7 +62,7 @@ function onAnswer(condition: (request: Request, response: Response) => boolean, 
   };
 }
 
-/** The broken variants, one defect each: the twelve the issue names first, then four more. */
+/** The broken variants, one defect each: the twelve the issue names first, then the others. */
 export const MUTANTS: readonly Mutant[] = [
   {
     name: 'auth-bypassed-for-getPet',
@@ -92,6 +92,16 @@ export const MUTANTS: readonly Mutant[] = [
     caughtBy: [{ id: 'list/default-limit', clause: '4.1' }],
     wrap: (handler) => (request) => handler(isGet(request, PETS) ? withUrl(request, (url) => {
       if (!url.searchParams.has('limit')) url.searchParams.set('limit', '10');
+    }) : request),
+  },
+  {
+    name: 'max-limit-10',
+    defect: 'listPets answers at most 10 pets whatever `limit` asks',
+    level: 'spec',
+    caughtBy: [{ id: 'list/limit-honoured', clause: '4.1' }],
+    wrap: (handler) => (request) => handler(isGet(request, PETS) ? withUrl(request, (url) => {
+      const limit = url.searchParams.get('limit');
+      if (limit !== null && Number(limit) > 10) url.searchParams.set('limit', '10');
     }) : request),
   },
   {
@@ -201,5 +211,32 @@ export const MUTANTS: readonly Mutant[] = [
         : body;
       return handler(new Request(request.url, { method: 'POST', headers, body: JSON.stringify(kept) }));
     },
+  },
+];
+
+/** A mistake in how the kit is pointed at a correct server, which must stop the run before any check with one line. */
+export interface SetupMistake {
+  name: string;
+  /** The mistake, in one sentence. */
+  mistake: string;
+  /** The base URL and key given to the kit, from the server's own. */
+  given(target: { baseUrl: string; apiKey: string }): { baseUrl: string; apiKey: string };
+  /** The one line runConformance's error holds. */
+  message: RegExp;
+}
+
+/** The setup mistakes the kit must stop at rather than fail every check. */
+export const SETUP_MISTAKES: readonly SetupMistake[] = [
+  {
+    name: 'base-url-without-v1',
+    mistake: 'the base URL is the origin of a server whose interface is under /v1',
+    given: ({ baseUrl, apiKey }) => ({ baseUrl: new URL(baseUrl).origin, apiKey }),
+    message: /^nothing answers the interface at http:\/\/127\.0\.0\.1:\d+: does the base URL end in the version prefix, e\.g\. \/v1\? \(GET http:\/\/127\.0\.0\.1:\d+\/pets with the key answered 404 not_found\)$/,
+  },
+  {
+    name: 'wrong-key',
+    mistake: 'the key is not one the server accepts',
+    given: ({ baseUrl }) => ({ baseUrl, apiKey: 'a-key-the-server-does-not-know' }),
+    message: /^the key was refused: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 401 unauthorized; give a key the server accepts$/,
   },
 ];
