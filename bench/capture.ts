@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Answer } from './checks.js';
 import type { Scenario } from './http.js';
@@ -6,12 +7,14 @@ import { BENCH_KEY } from './servers/fixture.js';
 
 /**
  * Sends one scenario's request, as wrk sends it (HTTP/1.1, keep-alive, the bench key when the
- * scenario is authenticated), and gives the answer with its headers as they came on the wire.
+ * scenario is authenticated, a fresh idempotency key when it has one), and gives the answer with its
+ * headers as they came on the wire.
  */
 export function requestAnswer(origin: string, scenario: Scenario): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (scenario.isAuthenticated) headers['Authorization'] = `Bearer ${BENCH_KEY}`;
   if (scenario.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (scenario.hasIdempotencyKey === true) headers['Idempotency-Key'] = `"${randomUUID()}"`;
   // A keep-alive agent, as wrk keeps its connections: without one, the server would answer `Connection: close`.
   const agent = new Agent({ keepAlive: true });
   return new Promise<Answer>((done, fail) => {
@@ -41,7 +44,8 @@ export async function captureAnswers(origin: string, scenarios: readonly Scenari
     } catch (error) {
       throw new Error(`capture of the project's answers, ${scenario.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    captured.push({ method: scenario.method, target: scenario.path, status: answer.status, rawHeaders: answer.rawHeaders, body: answer.body });
+    const request = { method: scenario.method, target: scenario.path, status: answer.status, rawHeaders: answer.rawHeaders, body: answer.body };
+    captured.push(scenario.hasIdempotencyKey === true ? { ...request, hasIdempotencyKey: true } : request);
   }
   return captured;
 }

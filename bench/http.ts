@@ -17,6 +17,8 @@ export interface Scenario {
   isAuthenticated: boolean;
   expectedStatus: number;
   body?: string;
+  /** Whether each request carries a fresh `Idempotency-Key` (issue 20); only the project's servers act on it, the others ignore the header. */
+  hasIdempotencyKey?: boolean;
   /** What every server's answer must be before it is measured. */
   check: AnswerCheck;
 }
@@ -31,7 +33,31 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'GET /v1/pets/42', method: 'GET', path: '/v1/pets/42', isAuthenticated: true, expectedStatus: 200, check: petCheck(42) },
   { name: 'GET /v1/pets without a key (401)', method: 'GET', path: '/v1/pets', isAuthenticated: false, expectedStatus: 401, check: errorCheck(401) },
   { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: JSON.stringify(BENCH_PET), check: createdCheck(BENCH_PET) },
+  {
+    name: 'POST /v1/pets with Idempotency-Key (201)',
+    method: 'POST',
+    path: '/v1/pets',
+    isAuthenticated: true,
+    expectedStatus: 201,
+    body: JSON.stringify(BENCH_PET),
+    hasIdempotencyKey: true,
+    check: createdCheck(BENCH_PET),
+  },
 ];
+
+/**
+ * The Lua that gives each request a fresh `Idempotency-Key`, as the typed client does for each
+ * create: a prefix from the clock (a warm-up and the measured run start at least a second apart, so
+ * their keys never meet) and a counter, so every request creates a pet and none is a replay.
+ */
+const FRESH_KEY_LUA = `math.randomseed(os.time())
+local prefix = string.format("%x-%x", os.time(), math.random(0, 16777215))
+local counter = 0
+request = function()
+  counter = counter + 1
+  wrk.headers["Idempotency-Key"] = '"' .. prefix .. "-" .. counter .. '"'
+  return wrk.format()
+end`;
 
 /** The project's server exactly as `npm start` runs it, from `dist/` built by `npm run build`. */
 const PROJECT_SCRIPT = 'dist/cli/main.js';
@@ -84,6 +110,7 @@ export function luaScript(scenario: Scenario): string {
     lines.push('wrk.headers["Content-Type"] = "application/json"');
     lines.push(`wrk.body = '${scenario.body}'`);
   }
+  if (scenario.hasIdempotencyKey === true) lines.push(FRESH_KEY_LUA);
   return `${lines.join('\n')}\n`;
 }
 

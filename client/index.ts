@@ -6,6 +6,18 @@ export { PetstoreClient } from './petstore-client.js';
 export type { PetstoreClientOptions } from './petstore-client.js';
 /** Options of PetstoreClient.pets. */
 export type { PetsOptions } from './petstore-client.js';
+/** Options of PetstoreClient.createPet: the caller's own idempotency key, and the retry policy of this call. */
+export type { CreatePetOptions } from './petstore-client.js';
+/** Options of one call of listPets or getPet: the retry policy of this call. */
+export type { RequestOptions } from './petstore-client.js';
+/** The retry policy every call follows unless told otherwise. */
+export { RETRY_DEFAULTS } from './retry.js';
+/** The statuses a call retries, beside a network failure. */
+export { RETRYABLE_STATUSES } from './retry.js';
+/** How a client or a call changes the retry policy. */
+export type { RetryOptions } from './retry.js';
+/** A retry policy with every field decided. */
+export type { RetryPolicy } from './retry.js';
 /** What PetstoreClient tells onDeprecation about a deprecated operation it called. */
 export type { DeprecationNotice } from './deprecation.js';
 /** One link of a `Link` header, as DeprecationNotice lists them. */

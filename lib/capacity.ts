@@ -1,5 +1,5 @@
 import { PetstoreError } from './errors.js';
-import type { NewPet, Pet } from './pet.js';
+import type { NewPet } from './pet.js';
 import type { PetStorage } from './storage/storage.js';
 
 /**
@@ -118,25 +118,32 @@ export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: s
   if (storage.usage === undefined) throw new TypeError(`${caller}: \`capacity\` needs a storage that reports its \`usage\` (one that keeps pets in memory)`);
   const usage = (): StorageUsage => storage.usage?.() ?? EMPTY;
   const pending: StorageUsage = { pets: 0, bytes: 0 };
+  /** Runs an insert of `pet` when it fits beside the stored pets and the inserts in flight, counting it as in flight meanwhile. */
+  async function admitted<T>(pet: NewPet, insert: () => Promise<T>): Promise<T> {
+    const bytes = petHeapBytes(pet);
+    const used = usage();
+    const overflow = overflowError(capacity, { pets: used.pets + pending.pets, bytes: used.bytes + pending.bytes }, bytes);
+    if (overflow !== undefined) throw overflow;
+    pending.pets++;
+    pending.bytes += bytes;
+    try {
+      return await insert();
+    } finally {
+      pending.pets--;
+      pending.bytes -= bytes;
+    }
+  }
   const limited: PetStorage = {
-    async insert(pet: NewPet): Promise<Pet> {
-      const bytes = petHeapBytes(pet);
-      const used = usage();
-      const overflow = overflowError(capacity, { pets: used.pets + pending.pets, bytes: used.bytes + pending.bytes }, bytes);
-      if (overflow !== undefined) throw overflow;
-      pending.pets++;
-      pending.bytes += bytes;
-      try {
-        return await storage.insert(pet);
-      } finally {
-        pending.pets--;
-        pending.bytes -= bytes;
-      }
-    },
+    insert: (pet) => admitted(pet, () => storage.insert(pet)),
     get: (id) => storage.get(id),
     list: (query) => storage.list(query),
     usage,
   };
+  // Kept where the storage has it, or every create with an idempotency key would be refused. At
+  // capacity a keyed create is refused before the storage is asked, also when its key is stored
+  // already: whether it is cannot be known without asking, and asking may store.
+  const { insertOnce } = storage;
+  if (insertOnce !== undefined) limited.insertOnce = (pet, idempotency) => admitted(pet, () => insertOnce.call(storage, pet, idempotency));
   if (storage.checkReady !== undefined) limited.checkReady = () => storage.checkReady?.() ?? Promise.resolve();
   if (storage.close !== undefined) limited.close = () => storage.close?.() ?? Promise.resolve();
   return limited;

@@ -4,15 +4,19 @@ export const ERROR_CODES = {
   invalid_json: 400,
   invalid_parameter: 400,
   validation_failed: 400,
+  invalid_idempotency_key: 400,
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  idempotency_key_in_use: 409,
   expectation_failed: 417,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   headers_too_large: 431,
   internal_error: 500,
+  idempotency_unsupported: 501,
   unavailable: 503,
   insufficient_storage: 507,
 } as const;
@@ -45,6 +49,8 @@ export interface PetstoreErrorOptions {
   headers?: HeaderList;
   /** The id of the request, as the server's answer reported it and the client sets it: the id to find in the server's log. */
   requestId?: string;
+  /** How many requests a client sent for the call that failed, as the client sets it. */
+  attempts?: number;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -57,6 +63,8 @@ export class PetstoreError extends Error {
   readonly headers: HeaderList;
   /** The id of the failed request, when a client learned it from the server's answer; never part of the Error body. */
   readonly requestId: string | undefined;
+  /** How many requests the client sent before this failure ended the call; undefined for failures of the engine itself. */
+  readonly attempts: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +74,7 @@ export class PetstoreError extends Error {
     this.details = options.details;
     this.headers = options.headers ?? NO_HEADERS;
     this.requestId = options.requestId;
+    this.attempts = options.attempts;
   }
 
   /** The Error body for this error. */

@@ -18,6 +18,18 @@ export type { EffectiveListQuery } from './petstore.js';
 export type { Pet } from './pet.js';
 /** The body of createPet [spec 2]. */
 export type { NewPet } from './pet.js';
+/** Options of createPet: the caller's idempotency key (draft-ietf-httpapi-idempotency-key-header-07). */
+export type { CreatePetOptions } from './petstore.js';
+/** What createPetOutcome did: the pet, and whether it replays an earlier create with the same key. */
+export type { CreatePetOutcome } from './petstore.js';
+/** The fingerprint of a create: the validated NewPet in canonical JSON, so key order and spacing do not count. */
+export { fingerprintNewPet } from './idempotency.js';
+/** Checks an idempotency key given to the engine, or throws the 400 `invalid_idempotency_key`. */
+export { validateIdempotencyKey } from './idempotency.js';
+/** The longest idempotency key, in characters. */
+export { MAX_IDEMPOTENCY_KEY_LENGTH } from './limits.js';
+/** The seconds a 409 for a key in flight asks a client to wait before repeating the create. */
+export { IN_FLIGHT_RETRY_AFTER } from './idempotency.js';
 /** One of the three states of a pet [spec 2, 3]. */
 export type { PetStatus } from './pet.js';
 /** Narrows input from outside the program (`unknown`) to a NewPet, or throws the 400 createPet would [spec 4.2]. */
@@ -62,6 +74,10 @@ export type { HeaderList } from './errors.js';
 export type { PetStorage } from './storage/storage.js';
 /** What the engine asks a storage to list. */
 export type { StorageListQuery } from './storage/storage.js';
+/** An idempotency key and its fingerprint, as PetStorage.insertOnce stores them with a pet. */
+export type { IdempotencyRecord } from './storage/storage.js';
+/** What PetStorage.insertOnce did: the pet, its fingerprint, and whether the key was stored already. */
+export type { InsertOnceResult } from './storage/storage.js';
 /** The reference storage: pets in memory. */
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
 /** The most a storage may hold, by count and by heap bytes: createPetstore's `capacity`. */

@@ -12,3 +12,9 @@ export const MAX_NAME_LENGTH = 256;
 
 /** Largest integer that survives a round trip through a JSON number in JavaScript (2^53 - 1): the bound of ids and category ids. */
 export const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Longest accepted idempotency key, in characters (decided: draft-ietf-httpapi-idempotency-key-header-07
+ * gives no bound; Stripe's is the same 255), so a remembered key costs a bounded number of bytes.
+ */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

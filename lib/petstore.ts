@@ -1,10 +1,11 @@
 import { limitCapacity } from './capacity.js';
 import type { Capacity } from './capacity.js';
 import { PetstoreError } from './errors.js';
+import { fingerprintNewPet, idempotencyUnsupportedError, keyInFlightError, keyReusedError, validateIdempotencyKey } from './idempotency.js';
 import { freezePet } from './pet.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createMemoryStorage } from './storage/memory/memory-storage.js';
-import type { PetStorage } from './storage/storage.js';
+import type { InsertOnceResult, PetStorage } from './storage/storage.js';
 import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
 
 /** Query of `listPets` [spec 4.1]; `after` is the decided cursor extension. */
@@ -24,10 +25,27 @@ export interface PetPage {
   next: EffectiveListQuery | undefined;
 }
 
+/** Options of createPet beyond the pet itself. */
+export interface CreatePetOptions {
+  /**
+   * The caller's idempotency key [draft-ietf-httpapi-idempotency-key-header-07]: a create repeated
+   * with the same key and the same pet answers the first pet again instead of creating another.
+   * 1 to 255 printable ASCII characters; a fresh UUID per intended pet is the usual choice.
+   */
+  idempotencyKey?: string;
+}
+
+/** What a create did: the pet, and whether it was created earlier under the same idempotency key. */
+export interface CreatePetOutcome {
+  pet: Pet;
+  /** Whether this answer replays an earlier create with the same idempotency key: no pet was created now. */
+  isReplay: boolean;
+}
+
 /** The spec's three operations, shared by the in-process store and the HTTP client. */
 export interface PetstoreApi {
   listPets(query?: ListPetsQuery): Promise<Pet[]>;
-  createPet(input: NewPet): Promise<Pet>;
+  createPet(input: NewPet, options?: CreatePetOptions): Promise<Pet>;
   getPet(id: number): Promise<Pet>;
 }
 
@@ -46,6 +64,8 @@ export interface PetstoreOptions {
 export interface Petstore extends PetstoreApi {
   /** `listPets` plus the effective query and that of the following page; `query` is checked as untrusted. */
   listPetsPage(query?: unknown): Promise<PetPage>;
+  /** `createPet` plus whether the answer is a replay of an earlier create with the same idempotency key (HTTP marks it `Idempotent-Replayed`). */
+  createPetOutcome(input: NewPet, options?: CreatePetOptions): Promise<CreatePetOutcome>;
   /** Resolves when the storage can serve reads and writes now (always, for a storage without `checkReady`); rejects with `unavailable` saying why not. */
   checkReady(): Promise<void>;
   /** Flushes and closes the storage. */
@@ -94,10 +114,52 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id. */
-async function createPet(storage: PetStorage, input: NewPet): Promise<Pet> {
+/** The idempotency keys whose create is under way, per storage: two stores over one storage share them. */
+const keysInFlight = new WeakMap<PetStorage, Set<string>>();
+
+function inFlightOf(storage: PetStorage): Set<string> {
+  let keys = keysInFlight.get(storage);
+  if (keys === undefined) keysInFlight.set(storage, (keys = new Set()));
+  return keys;
+}
+
+/**
+ * A create with an idempotency key [draft-ietf-httpapi-idempotency-key-header-07 §2.6, §2.7]: the
+ * storage stores the pet with the key and fingerprint in one step, or hands back what the key holds.
+ * A key still in flight in this process is a 409 (the draft's answer; across processes the storage
+ * decides, and the later create replays once the first commits); a key used with another pet is a 422.
+ */
+async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Promise<CreatePetOutcome> {
+  if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
+  const inFlight = inFlightOf(storage);
+  if (inFlight.has(key)) throw keyInFlightError();
+  const fingerprint = fingerprintNewPet(pet);
+  inFlight.add(key);
+  let result: InsertOnceResult;
+  try {
+    result = await storage.insertOnce(pet, { key, fingerprint });
+  } finally {
+    inFlight.delete(key);
+  }
+  const stored = sealed(checkAssignedId(result.pet));
+  if (result.isReplay && result.fingerprint !== fingerprint) throw keyReusedError(stored.id);
+  return { pet: stored, isReplay: result.isReplay };
+}
+
+/**
+ * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
+ * unchecked), then stores it under a new id, once per idempotency key when one is given.
+ */
+async function createPetOutcome(storage: PetStorage, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
+  const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
-  return sealed(checkAssignedId(await storage.insert(pet)));
+  if (key !== undefined) return createPetOnce(storage, pet, key);
+  return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
+}
+
+/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */
+async function createPet(storage: PetStorage, input: NewPet, options?: CreatePetOptions): Promise<Pet> {
+  return (await createPetOutcome(storage, input, options)).pet;
 }
 
 /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
@@ -115,7 +177,8 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
     listPets: (query) => listPets(storage, query),
-    createPet: (input) => createPet(storage, input),
+    createPet: (input, createOptions) => createPet(storage, input, createOptions),
+    createPetOutcome: (input, createOptions) => createPetOutcome(storage, input, createOptions),
     getPet: (id) => getPet(storage, id),
     checkReady: async () => {
       await storage.checkReady?.();

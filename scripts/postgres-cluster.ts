@@ -34,6 +34,11 @@ export interface PostgresCluster {
   version: string;
   /** Its data directory (`postmaster.pid` there names the server's process). */
   dataDirectory: string;
+  /**
+   * Stops the server as a crash would (`pg_ctl -m immediate`: every session cut, no checkpoint) and
+   * starts it again on the same port and data, which recovers from the write-ahead log.
+   */
+  restart(): Promise<void>;
   /** Stops the server and deletes its directory; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -125,7 +130,9 @@ export async function startPostgresCluster(binaries: string, options: PostgresCl
       ...options.settings,
     };
     await appendFile(join(data, 'postgresql.conf'), Object.entries(settings).map(([key, value]) => `${key} = ${value}\n`).join(''));
-    await command('pg_ctl', ['-D', data, '-l', join(directory, 'server.log'), '-w', '-t', '60', 'start']);
+    // -l on every start: without it the server would write to pg_ctl's stdout, which execFile waits on.
+    const start = (): Promise<string> => command('pg_ctl', ['-D', data, '-l', join(directory, 'server.log'), '-w', '-t', '60', 'start']);
+    await start();
     const version = /\d+(\.\d+)+/.exec(await command('postgres', ['--version']))?.[0] ?? 'unknown';
     let isStopped = false;
     return {
@@ -133,6 +140,10 @@ export async function startPostgresCluster(binaries: string, options: PostgresCl
       port,
       version,
       dataDirectory: data,
+      async restart(): Promise<void> {
+        await command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        await start();
+      },
       async stop(): Promise<void> {
         if (isStopped) return;
         isStopped = true;

@@ -11,6 +11,8 @@ export interface CapturedAnswer {
   /** Every header received, as a flat `[name, value, …]` list in the case and order they were sent. */
   rawHeaders: string[];
   body: string;
+  /** Whether the request carried an `Idempotency-Key`: the ceilings tell the create with a key from the one without by it. */
+  hasIdempotencyKey?: boolean;
 }
 
 /** Which headers a ceiling server sends: `plain` only `Content-Type` and `Content-Length`; `same` exactly the project's. */
@@ -39,7 +41,8 @@ function isCapturedAnswer(value: unknown): value is CapturedAnswer {
   if (typeof value !== 'object' || value === null) return false;
   if (!('method' in value && 'target' in value && 'status' in value && 'rawHeaders' in value && 'body' in value)) return false;
   return typeof value.method === 'string' && typeof value.target === 'string' && Number.isInteger(value.status)
-    && isStringList(value.rawHeaders) && value.rawHeaders.length % 2 === 0 && typeof value.body === 'string';
+    && isStringList(value.rawHeaders) && value.rawHeaders.length % 2 === 0 && typeof value.body === 'string'
+    && (!('hasIdempotencyKey' in value) || typeof value.hasIdempotencyKey === 'boolean');
 }
 
 /** Reads the captured answers the benchmark wrote as JSON, refusing anything else. */
@@ -96,7 +99,7 @@ function requestIds(start: number): () => string {
 }
 
 /**
- * A node:http server that does no work: it answers each captured request (by method and target)
+ * A node:http server that does no work: it answers each captured request (by method, target and whether it has an idempotency key)
  * with the project's status, headers and body, prepared once. `plain` sends only `Content-Type` and
  * `Content-Length` (Node's `Date` and `Connection` turned off); `same` sends exactly the project's
  * headers, with a fresh request id of the same shape and Node's own `Date`, `Connection` and
@@ -104,12 +107,13 @@ function requestIds(start: number): () => string {
  */
 export function createCeilingServer(answers: readonly CapturedAnswer[], headers: CeilingHeaders): Server {
   const byRequest = new Map<string, ConstantAnswer>();
-  for (const captured of answers) byRequest.set(`${captured.method} ${captured.target}`, constantAnswer(captured, headers));
+  const requestOf = (method: string, target: string, hasIdempotencyKey: boolean): string => `${method} ${target}${hasIdempotencyKey ? ' with a key' : ''}`;
+  for (const captured of answers) byRequest.set(requestOf(captured.method, captured.target, captured.hasIdempotencyKey === true), constantAnswer(captured, headers));
   const notFound = constantAnswer({ method: '', target: '', status: 404, rawHeaders: [], body: '{"code":"not_found","message":"Not a captured request","status":404}' }, 'plain');
   const nextRequestId = requestIds(capturedCounter(answers));
   const isPlain = headers === 'plain';
   return createServer((request, response) => {
-    const answer = byRequest.get(`${request.method ?? ''} ${request.url ?? ''}`) ?? notFound;
+    const answer = byRequest.get(requestOf(request.method ?? '', request.url ?? '', request.headers['idempotency-key'] !== undefined)) ?? notFound;
     if (isPlain) {
       response.sendDate = false;
       // HTTP/1.1 connections persist without the header; removing it keeps the connection open.

@@ -5,6 +5,7 @@ import { DOCUMENT_CHECKS } from './document.js';
 import { ERROR_CHECKS } from './errors.js';
 import { GET_PET_CHECKS } from './get-pet.js';
 import { HTTP_CHECKS } from './http.js';
+import { IDEMPOTENCY_CHECKS } from './idempotency.js';
 import { LIST_PETS_CHECKS } from './list-pets.js';
 import { PAGING_CHECKS } from './paging.js';
 
@@ -17,6 +18,7 @@ export const CHECKS: readonly Check[] = [
   ...LIST_PETS_CHECKS,
   ...PAGING_CHECKS,
   ...CREATE_PET_CHECKS,
+  ...IDEMPOTENCY_CHECKS,
   ...GET_PET_CHECKS,
   ...ERROR_CHECKS,
   ...HTTP_CHECKS,

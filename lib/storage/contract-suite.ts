@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PetstoreError } from '../errors.js';
+import { fingerprintNewPet } from '../idempotency.js';
 import { MAX_SAFE_ID } from '../limits.js';
 import type { NewPet, Pet, PetStatus } from '../pet.js';
-import type { PetStorage } from './storage.js';
+import { createPetstore } from '../petstore.js';
+import type { IdempotencyRecord, InsertOnceResult, PetStorage } from './storage.js';
 
 /** How the contract suite makes and, for durable storages, reopens a storage. */
 export interface StorageContractOptions {
@@ -31,6 +34,25 @@ function ids(pets: readonly Pet[]): number[] {
   return pets.map((pet) => pet.id);
 }
 
+/** The idempotency record the engine would pass for this pet and key. */
+function keyed(pet: NewPet, key: string): IdempotencyRecord {
+  return { key, fingerprint: fingerprintNewPet(pet) };
+}
+
+/** The storage's insertOnce, or undefined after skipping the test when the storage has none. */
+function insertOnceOf(storage: PetStorage, context: { skip(message: string): void }): PetStorage['insertOnce'] {
+  if (storage.insertOnce === undefined) {
+    context.skip('this storage has no insertOnce(): the engine refuses creates with an idempotency key (`idempotency_unsupported`)');
+    return undefined;
+  }
+  return storage.insertOnce.bind(storage);
+}
+
+/** The fields of an insertOnce result, with the pet as a plain object, for deepEqual. */
+function plain(result: InsertOnceResult): { pet: Pet; fingerprint: string; isReplay: boolean } {
+  return { pet: { ...result.pet }, fingerprint: result.fingerprint, isReplay: result.isReplay };
+}
+
 /** Runs within `storage` and closes it afterwards, so each test releases what it opened. */
 async function using(options: StorageContractOptions, body: (storage: PetStorage) => Promise<PetStorage | void>): Promise<void> {
   let storage = await options.makeStorage();
@@ -43,7 +65,8 @@ async function using(options: StorageContractOptions, body: (storage: PetStorage
 
 /**
  * The behaviour every PetStorage must show: the id policy, ordering, filtering, the `after` cursor,
- * limits, isolation of returned pets, and readiness where the storage reports it. Call it from a `node:test` file with a name for the suite.
+ * limits, isolation of returned pets, readiness where the storage reports it, and idempotency keys
+ * where it has insertOnce (replays, fingerprints, concurrent creates with one key, keys across a reopen). Call it from a `node:test` file with a name for the suite.
  */
 export function runStorageContract(name: string, options: StorageContractOptions): void {
   describe(`${name} storage contract`, () => {
@@ -203,8 +226,91 @@ export function runStorageContract(name: string, options: StorageContractOptions
         assert.equal((await storage.list({ status: undefined, after: 0, limit: 10 })).length, 3, 'checkReady() changes no pets');
       }));
 
+    test('insertOnce() stores a pet with its key, and the same key again returns that pet and fingerprint as a replay without a new pet', (context) =>
+      using(options, async (storage) => {
+        const insertOnce = insertOnceOf(storage, context);
+        if (insertOnce === undefined) return;
+        const rex: NewPet = { name: 'Rex', categoryId: 3, status: 'available' };
+        const first = await insertOnce(rex, keyed(rex, 'key-1'));
+        assert.deepEqual(plain(first), { pet: { id: first.pet.id, ...rex }, fingerprint: fingerprintNewPet(rex), isReplay: false });
+        const again = await insertOnce(rex, keyed(rex, 'key-1'));
+        assert.deepEqual(plain(again), { ...plain(first), isReplay: true });
+        assert.deepEqual(ids(await storage.list({ status: undefined, after: 0, limit: 10 })), [first.pet.id]);
+        assert.deepEqual({ ...(await storage.get(first.pet.id)) }, { id: first.pet.id, ...rex });
+      }));
+
+    test('insertOnce() with a stored key and another fingerprint stores nothing and returns the first pet and fingerprint, which the engine refuses', (context) =>
+      using(options, async (storage) => {
+        const insertOnce = insertOnceOf(storage, context);
+        if (insertOnce === undefined) return;
+        const rex: NewPet = { name: 'Rex', categoryId: 3 };
+        const tom: NewPet = { name: 'Tom', categoryId: 3 };
+        const first = await insertOnce(rex, keyed(rex, 'key-2'));
+        const other = await insertOnce(tom, keyed(tom, 'key-2'));
+        assert.deepEqual(plain(other), { pet: { ...first.pet }, fingerprint: fingerprintNewPet(rex), isReplay: true });
+        const store = createPetstore({ storage });
+        await assert.rejects(store.createPet(tom, { idempotencyKey: 'key-2' }), (error: unknown) => error instanceof PetstoreError && error.code === 'idempotency_key_reused');
+        const replayed = await store.createPetOutcome({ categoryId: 3, name: 'Rex' }, { idempotencyKey: 'key-2' });
+        assert.deepEqual({ pet: { ...replayed.pet }, isReplay: replayed.isReplay }, { pet: { ...first.pet }, isReplay: true });
+        assert.deepEqual(ids(await storage.list({ status: undefined, after: 0, limit: 10 })), [first.pet.id]);
+      }));
+
+    test('insertOnce() keeps keys apart exactly (case, spaces, quotes) and beside pets inserted without a key', (context) =>
+      using(options, async (storage) => {
+        const insertOnce = insertOnceOf(storage, context);
+        if (insertOnce === undefined) return;
+        const pet: NewPet = { name: 'Zoë 🐕 "quoted"', categoryId: -1, status: 'sold' };
+        const keys = ['a', 'A', 'a ', ' a', '"a"', 'a\\b', '~'.repeat(255)];
+        const created: InsertOnceResult[] = [];
+        for (const key of keys) created.push(await insertOnce(pet, keyed(pet, key)));
+        const plainPet = await storage.insert(pet);
+        assert.deepEqual(created.map((result) => result.isReplay), keys.map(() => false));
+        assert.equal(new Set([...ids(created.map((result) => result.pet)), plainPet.id]).size, keys.length + 1);
+        for (const [index, key] of keys.entries()) {
+          const again = await insertOnce(pet, keyed(pet, key));
+          assert.deepEqual(plain(again), { ...plain(created[index] as InsertOnceResult), isReplay: true }, `key ${JSON.stringify(key)}`);
+        }
+        assert.equal((await storage.list({ status: undefined, after: 0, limit: 100 })).length, keys.length + 1);
+      }));
+
+    test('insertOnce() stores one pet for concurrent creates with one key, and one per key among many', (context) =>
+      using(options, async (storage) => {
+        const insertOnce = insertOnceOf(storage, context);
+        if (insertOnce === undefined) return;
+        const results = await Promise.all(Array.from({ length: 60 }, (_, index) => {
+          const pet = newPet(index % 3);
+          return insertOnce(pet, keyed(pet, `concurrent-${index % 3}`));
+        }));
+        for (let key = 0; key < 3; key++) {
+          const forKey = results.filter((_, index) => index % 3 === key);
+          assert.equal(forKey.filter((result) => !result.isReplay).length, 1, `one create of key ${key} stored its pet`);
+          assert.equal(new Set(ids(forKey.map((result) => result.pet))).size, 1, `every create of key ${key} got the same pet`);
+        }
+        const listed = await storage.list({ status: undefined, after: 0, limit: 100 });
+        assert.deepEqual(ids(listed), [...new Set(ids(results.map((result) => result.pet)))].sort((left, right) => left - right));
+        assert.equal(listed.length, 3);
+      }));
+
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
+
+      test('reopen keeps every idempotency key with its pet and fingerprint', (context) =>
+        using(options, async (storage) => {
+          const insertOnce = insertOnceOf(storage, context);
+          if (insertOnce === undefined) return;
+          const rex: NewPet = { name: 'Rex', categoryId: 3, status: 'pending' };
+          const first = await insertOnce(rex, keyed(rex, 'durable-key'));
+          const unkeyed = await storage.insert(newPet(1));
+          const reopened = await reopen(storage);
+          assert.ok(reopened.insertOnce !== undefined, 'the reopened storage has insertOnce()');
+          const tom: NewPet = { name: 'Tom', categoryId: 4 };
+          assert.deepEqual(plain(await reopened.insertOnce(tom, keyed(tom, 'durable-key'))), { ...plain(first), isReplay: true });
+          const fresh = await reopened.insertOnce(tom, keyed(tom, 'fresh-key'));
+          assert.equal(fresh.isReplay, false);
+          assert.ok(fresh.pet.id > Math.max(first.pet.id, unkeyed.id), `id ${fresh.pet.id} is above every earlier id`);
+          assert.equal((await reopened.list({ status: undefined, after: 0, limit: 10 })).length, 3);
+          return reopened;
+        }));
 
       test('reopen keeps every pet and continues ids above the highest one', () =>
         using(options, async (storage) => {

@@ -8,17 +8,19 @@ export const CORS_MAX_AGE = 600;
 
 /**
  * Response headers a browser script may read [Fetch standard, CORS-safelisted ones aside]: paging,
- * the new pet's address, the deprecation of `getPet`, the 401 challenge, the request id, and the
- * entity tag of the description and the page, which a conditional GET sends back.
+ * the new pet's address, the deprecation of `getPet`, the 401 challenge, the request id, the
+ * entity tag of the description and the page, which a conditional GET sends back, the mark of a
+ * replayed create and how long to wait before repeating one still in flight.
  */
-const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag';
+const EXPOSED_HEADERS = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag, Idempotent-Replayed, Retry-After';
 
 /**
  * Request headers a browser may send: the key, the body's media type, a request id of its own (a
- * page that sets one to find its request in the server's log needs it allowed too), and the entity
- * tag of a conditional GET, which the document advertises with its `ETag` and `304`.
+ * page that sets one to find its request in the server's log needs it allowed too), the entity
+ * tag of a conditional GET, which the document advertises with its `ETag` and `304`, and the
+ * idempotency key of a create (the typed client sends one with every create).
  */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, If-None-Match, Idempotency-Key';
 
 /**
  * What an answer to an origin that is not allowed (or to a request without `Origin`) carries when

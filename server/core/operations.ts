@@ -6,6 +6,7 @@ import { renderReferencePage } from '../reference/page.js';
 import { readJsonBody } from './body.js';
 import { createNegotiatedRepresentation } from './compression.js';
 import type { NegotiatedRepresentation } from './compression.js';
+import { parseIdempotencyKey, replayHeaders, withRetryAfter } from './idempotency-key.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import type { CoreRequest } from './request.js';
@@ -76,10 +77,15 @@ async function listPets(operations: Operations, call: OperationCall): Promise<Ba
 
 /** createPet [spec 4.2]: the body read and checked as JSON, the pet stored, 201 with its `Location`. */
 async function createPet(operations: Operations, call: OperationCall): Promise<BareResponse> {
+  // Checked before the body is read, as every check on the request's head [draft-ietf-httpapi-idempotency-key-header-07 §2.7].
+  const idempotencyKey = parseIdempotencyKey(call.request.headers);
   const input = await readJsonBody(call.request, { limit: operations.bodyLimit, action: CREATE_ACTION });
-  const pet = await operations.store.createPet(validateNewPet(input));
+  const outcome = idempotencyKey === undefined
+    ? await operations.store.createPetOutcome(validateNewPet(input))
+    : await operations.store.createPetOutcome(validateNewPet(input), { idempotencyKey }).catch(withRetryAfter);
+  const { pet } = outcome;
   // Not kept in the cache: a pet just created is not read more than others, and every create would churn it.
-  return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`]);
+  return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`, ...replayHeaders(outcome)]);
 }
 
 /** getPet [spec 4.3, deprecated]: the pet whose id the path names. */

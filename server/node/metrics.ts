@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
-import type { PetStorage } from '../../lib/index.js';
+import type { HeaderList, PetStorage } from '../../lib/index.js';
+import { REPLAYED_HEADER } from '../core/idempotency-key.js';
 import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
 
@@ -14,7 +15,23 @@ export interface Metrics {
 export const NO_OPERATION = 'none';
 
 /** The storage operations `instrumentStorage` times, as the `operation` label names them. */
-export type StorageOperation = 'insert' | 'get' | 'list' | 'checkReady';
+export type StorageOperation = 'insert' | 'insertOnce' | 'get' | 'list' | 'checkReady';
+
+/** What became of a create with an Idempotency-Key that stored no new pet: the first pet again, a 409, or a 422. */
+export const IDEMPOTENCY_OUTCOMES = ['replayed', 'in_flight', 'key_reused'] as const;
+
+/** One of IDEMPOTENCY_OUTCOMES, the `outcome` label of `petstore_idempotency_outcomes_total`. */
+export type IdempotencyOutcome = (typeof IDEMPOTENCY_OUTCOMES)[number];
+
+/** The idempotency outcome of a `createPet` answer, or undefined for a create that stored a pet or failed otherwise. */
+function idempotencyOutcome(status: number, headers: HeaderList): IdempotencyOutcome | undefined {
+  // createPet answers 409 and 422 only for a key in flight and a key reused [draft-ietf-httpapi-idempotency-key-header-07 §2.7].
+  if (status === 409) return 'in_flight';
+  if (status === 422) return 'key_reused';
+  if (status !== 201) return undefined;
+  for (let index = 0; index < headers.length; index += 2) if (headers[index] === REPLAYED_HEADER) return 'replayed';
+  return undefined;
+}
 
 /**
  * Upper bounds of the duration buckets (s): 50 µs to 10 s. In-memory answers fall in the first
@@ -74,16 +91,27 @@ class PetstoreMetrics implements Metrics {
   readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
   readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
   readonly storage = new Histogram('petstore_storage_operation_duration_seconds', 'Time of storage operations, failed ones included, by storage and operation', ['storage', 'operation'], DURATION_BUCKETS);
+  readonly idempotency = new Counter(
+    'petstore_idempotency_outcomes_total',
+    'Creates with an Idempotency-Key that stored no new pet, by outcome: replayed (the first pet again), in_flight (409), key_reused (422)',
+    ['outcome'],
+  );
   readonly #families: readonly MetricFamily[] = [
     this.requests,
     this.durations,
     this.inFlight,
     this.storage,
+    this.idempotency,
     this.logLinesDropped,
     new EventLoopDelay(),
     new Gauge('process_resident_memory_bytes', 'Resident memory of the process (RSS)', () => process.memoryUsage.rss()),
     new Gauge('petstore_heap_used_bytes', 'V8 heap in use', () => process.memoryUsage().heapUsed),
   ];
+
+  constructor() {
+    // Every outcome from the start, so a rate over them is defined before the first replay.
+    for (const outcome of IDEMPOTENCY_OUTCOMES) this.idempotency.series([outcome]);
+  }
 
   render(): string {
     return renderFamilies(this.#families);
@@ -118,8 +146,8 @@ export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void 
 export interface RequestMetrics {
   /** A request reached the request core. */
   started(): void;
-  /** The core answered it; `started` is its `performance.now()` when it reached the server. */
-  answered(operation: string | undefined, status: number, started: number): void;
+  /** The core answered it with `headers`; `started` is its `performance.now()` when it reached the server. */
+  answered(operation: string | undefined, status: number, started: number, headers?: HeaderList): void;
   /** The server answered it itself, before the core (a refused pipeline, a 417). */
   refused(status: number, started: number): void;
 }
@@ -127,7 +155,8 @@ export interface RequestMetrics {
 /** The request side of `metrics`, for the server. */
 export function requestMetricsOf(metrics: Metrics, caller: string): RequestMetrics {
   const recorder = recorderOf(metrics, caller);
-  const { requests, durations, inFlight } = recorder;
+  const { requests, durations, inFlight, idempotency } = recorder;
+  const outcomes = new Map(IDEMPOTENCY_OUTCOMES.map((outcome) => [outcome, idempotency.series([outcome])]));
   // The series of each operation, found by two lookups without building a key: this runs on every request.
   const byOperation = new Map<string, { duration: HistogramSeries; byStatus: Map<number, ValueSeries> }>();
   const record = (operation: string, status: number, started: number): void => {
@@ -140,9 +169,13 @@ export function requestMetricsOf(metrics: Metrics, caller: string): RequestMetri
   };
   return {
     started: () => void inFlight.value++,
-    answered(operation, status, started) {
+    answered(operation, status, started, headers = []) {
       inFlight.value--;
       record(operation ?? NO_OPERATION, status, started);
+      if (operation !== 'createPet') return;
+      const outcome = idempotencyOutcome(status, headers);
+      const counter = outcome === undefined ? undefined : outcomes.get(outcome);
+      if (counter !== undefined) counter.value++;
     },
     refused: (status, started) => record(NO_OPERATION, status, started),
   };
@@ -176,6 +209,12 @@ export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: s
     get: (id) => timed(get, performance.now(), storage.get(id)),
     list: (query) => timed(list, performance.now(), storage.list(query)),
   };
+  // Kept only where the storage has it: without it, a create with a key must stay refused, never turn into a plain insert.
+  const { insertOnce } = storage;
+  if (insertOnce !== undefined) {
+    const recordInsertOnce = recorderFor('insertOnce');
+    instrumented.insertOnce = (pet, idempotency) => timed(recordInsertOnce, performance.now(), insertOnce.call(storage, pet, idempotency));
+  }
   if (storage.checkReady !== undefined) {
     const checkReady = recorderFor('checkReady');
     instrumented.checkReady = () => timed(checkReady, performance.now(), storage.checkReady?.() ?? Promise.resolve());

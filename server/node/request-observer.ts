@@ -27,7 +27,7 @@ export class Observation {
   /** The core answered, whether or not the answer could still be written. */
   answered(reply: CoreResponse): void {
     this.requestId = reply.requestId;
-    this.#metrics?.answered(reply.operation, reply.status, this.started);
+    this.#metrics?.answered(reply.operation, reply.status, this.started, reply.headers);
   }
 
   /** The server answered before the core (a refused pipeline, a 417), with this id. */

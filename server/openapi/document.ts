@@ -24,7 +24,7 @@ export const SECURITY_SCHEME = 'bearerAuth';
 
 const DESCRIPTION = `The Petstore interface [spec 1–9]: list, add and fetch animals, with bearer-token authentication and one Error body.
 
-Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
+Every operation needs \`Authorization: Bearer <API_KEY>\` [spec 5] (the scheme name is case-insensitive), except this description and OPTIONS on a known path. Checks run in this order, so an unauthenticated client learns nothing and every client sees its most fundamental problem first: auth (401) → path (404) → method (405, with \`Allow\`) → \`Idempotency-Key\` on a create (400 \`invalid_idempotency_key\`) → media type (415, with \`Accept-Post\`) → size (413) → JSON syntax (400 \`invalid_json\`) → schema (400 \`validation_failed\`, with \`details\`).
 
 Every answer, errors and 401s included, carries \`X-Request-Id\`: the request's own when it sent one of 1 to 64 letters, digits and \`. _ : -\` that is not its bearer token, otherwise a new one; the server's log lines about the request carry it too.
 

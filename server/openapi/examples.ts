@@ -8,6 +8,8 @@ import { allowedMethods, ROUTES } from '../core/routes.js';
 import { databaseFailure } from '../../lib/storage/postgres/failures.js';
 import type { DatabaseAction } from '../../lib/storage/postgres/failures.js';
 import { validateListQuery, validateNewPet } from '../../lib/validate.js';
+import { IN_FLIGHT_RETRY_AFTER, idempotencyUnsupportedError, keyInFlightError, keyReusedError } from '../../lib/idempotency.js';
+import { parseIdempotencyKey } from '../core/idempotency-key.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION } from '../../lib/versioning.js';
 import type { JsonValue, OpenApiExample, OpenApiHeaderExample } from './types.js';
 
@@ -69,6 +71,16 @@ function rejectionOf(call: () => unknown): ErrorBody | undefined {
   } catch (error) {
     return toErrorBody(error);
   }
+}
+
+/** What a call throws; a call that returns is a defect of the examples, shown as the generic 500 their checks then refuse. */
+function thrownBy(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return new Error('the call was expected to throw');
 }
 
 /** The examples of one Error answer, under one key. */
@@ -255,7 +267,14 @@ const CREATE_REQUESTS: Readonly<Record<string, { summary: string; body: JsonValu
   missingName: { summary: 'Without the required name', body: { categoryId: 1, status: 'available' } },
   wrongStatus: { summary: 'A status that is not a PetStatus (the values are case-sensitive)', body: { name: 'Rex', categoryId: 1, status: 'Available' } },
   severalProblems: { summary: 'Three problems at once, each listed in details: an id, an empty name, a categoryId sent as a string', body: { id: 7, name: '', categoryId: '1' } },
+  withKey: { summary: 'A NewPet sent with an Idempotency-Key, so that repeating the request cannot add a second animal', body: { name: 'Coco', categoryId: 4, status: 'available' } },
 };
+
+/** The key of the `withKey` example: a fresh UUID as a Structured Field String, as the draft writes it. */
+const EXAMPLE_IDEMPOTENCY_KEY = '"8e03978e-40d5-43e8-bc93-6894a57f9324"';
+
+/** An `Idempotency-Key` that is not a Structured Field String: its closing quote is missing. */
+const MALFORMED_IDEMPOTENCY_KEY = '"8e03978e-40d5';
 
 /** A body of CREATE_REQUESTS as a RefusedRequest. */
 function refusedCreateRequest(key: string, summary: string, body: JsonValue): RefusedRequest {
@@ -270,6 +289,16 @@ export interface CreatePetExamples extends Answers {
   invalidJson: Examples;
   payloadTooLarge: Examples;
   unsupportedMediaType: Examples;
+  /** The `Idempotency-Key` the `withKey` request sends. */
+  idempotencyKeys: Examples;
+  /** The `Idempotent-Replayed` of the replayed answer. */
+  replayedMarks: HeaderExamples;
+  invalidKey: Examples;
+  keyInFlight: Examples;
+  /** The `Retry-After` of the 409. */
+  retryAfter: HeaderExamples;
+  keyReused: Examples;
+  unsupported: Examples;
   insufficientStorage: Examples;
 }
 
@@ -284,7 +313,7 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
     payloadTooLarge: single('tooLarge', `A body larger than ${bodyLimit} bytes`, new PetstoreError('payload_too_large', `${CREATE_ACTION}: the body must be at most ${bodyLimit} bytes`)),
     insufficientStorage: single(
       'storeFull',
-      `The store of these examples, run with a capacity of ${EXAMPLE_PETS.length} pets (\`--max-pets ${EXAMPLE_PETS.length}\`), is full`,
+      `The store of these examples, run with a capacity of ${EXAMPLE_PETS.length} pets (--max-pets ${EXAMPLE_PETS.length}), is full`,
       overflowError({ maxPets: EXAMPLE_PETS.length }, { pets: EXAMPLE_PETS.length, bytes: 0 }, 0),
     ),
     unsupportedMediaType: single(
@@ -292,6 +321,17 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
       'Sent as Content-Type: text/plain',
       new PetstoreError('unsupported_media_type', `${CREATE_ACTION}: send the body as \`Content-Type: application/json\`, not \`text/plain\``),
     ),
+    idempotencyKeys: { withKey: { summary: 'A fresh UUID as a Structured Field String', value: EXAMPLE_IDEMPOTENCY_KEY } },
+    replayedMarks: { replayed: { summary: 'This answer repeats the one the first request with this key got', value: 'true' } },
+    invalidKey: single(
+      'malformedKey',
+      `Sent with Idempotency-Key: ${MALFORMED_IDEMPOTENCY_KEY}, a quoted string without its closing quote`,
+      thrownBy(() => parseIdempotencyKey({ 'idempotency-key': MALFORMED_IDEMPOTENCY_KEY })),
+    ),
+    keyInFlight: single('keyInFlight', 'The withKey request sent again while the first one is still being stored', keyInFlightError()),
+    retryAfter: { keyInFlight: { summary: `Repeat the request after ${IN_FLIGHT_RETRY_AFTER} second`, value: String(IN_FLIGHT_RETRY_AFTER) } },
+    keyReused: single('keyReused', 'The valid body sent with the key the withKey request already used', keyReusedError(NEXT_ID)),
+    unsupported: single('idempotencyUnsupported', 'The withKey request to a server whose storage has no insertOnce, such as a custom storage written before idempotency keys', idempotencyUnsupportedError()),
   };
   for (const [key, { summary, body }] of Object.entries(CREATE_REQUESTS)) {
     const rejection = rejectionOf(() => validateNewPet(body));
@@ -302,6 +342,11 @@ export function createPetExamples(basePath: string, bodyLimit: number): CreatePe
     examples.requestBody[key] = { summary, value: body };
     examples.success[key] = { summary: `${summary}: stored under the next id`, value: petValue(freezePet(NEXT_ID, validateNewPet(body))) };
     examples.locations[key] = { summary: 'Where the new animal is', value: `${basePath}/pets/${NEXT_ID}` };
+  }
+  const { withKey } = CREATE_REQUESTS;
+  if (withKey !== undefined) {
+    examples.success['replayed'] = { summary: 'The withKey request sent again with the same key and body: the animal it added, not a new one', value: petValue(freezePet(NEXT_ID, validateNewPet(withKey.body))) };
+    examples.locations['replayed'] = { summary: 'Where the animal the first request added is', value: `${basePath}/pets/${NEXT_ID}` };
   }
   return examples;
 }

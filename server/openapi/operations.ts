@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../lib/limits.js';
+import { DEFAULT_LIMIT, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../lib/limits.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../lib/versioning.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import { allowedMethods, ROUTES } from '../core/routes.js';
@@ -87,6 +87,14 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   },
   method_not_allowed: {
     Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', required: true, schema: { type: 'string' }, examples: allowExamples('/pets', 'deletePets') },
+  },
+  idempotency_key_in_use: {
+    'Retry-After': {
+      description: 'Seconds to wait before repeating the request (RFC 9110 §10.2.3); by then the first request has usually been stored, and the repeat receives its animal.',
+      required: true,
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+      examples: { keyInFlight: { summary: 'Repeat the request after 1 second', value: '1' } },
+    },
   },
   unsupported_media_type: {
     'Accept-Post': {
@@ -214,6 +222,12 @@ function listPets(basePath: string): OperationDefinition {
   };
 }
 
+/**
+ * The value of `Idempotency-Key` [draft-ietf-httpapi-idempotency-key-header-07 §2.1]: a Structured
+ * Field String of printable ASCII with `\"` and `\\` escapes, or (accepted too) an unquoted token.
+ */
+const IDEMPOTENCY_KEY_PATTERN = '^(?:"(?:[ !#-\\[\\]-~]|\\\\["\\\\])+"|[!#$%&\'*+.^_`|~0-9A-Za-z:/-]+)$';
+
 /** `createPet` [spec 4.2]: validates a NewPet and stores it under a new id. */
 function createPet(basePath: string, bodyLimit: number | undefined): OperationDefinition {
   const sizeLimit = bodyLimit === undefined ? 'the server\'s body limit' : `${bodyLimit} bytes`;
@@ -225,7 +239,17 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
       operationId: 'createPet',
       summary: 'Add an animal',
       tags: ['pets'],
-      description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing.',
+      description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing. '
+        + 'With `Idempotency-Key` (an extension, draft-ietf-httpapi-idempotency-key-header-07), repeating the request cannot add a second animal: the same key and body again answer 201 with the animal the first request added, the same `Location` and `Idempotent-Replayed: true`; the key with another body is a 422; the key while its first request is still being stored is a 409 with `Retry-After`. '
+        + 'The body is compared as parsed, so key order and white space do not count. Keys are global, not per API key, so a retry across a key rotation still finds its animal, and they are kept as long as the animal.',
+      parameters: [{
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: `A key the client makes up for one intended animal, such as a fresh UUID, sent again with every retry of that create [draft-ietf-httpapi-idempotency-key-header-07 §2]: a Structured Field String (\`"…"\`, printable ASCII, \`\\"\` and \`\\\\\` escaped) or, accepted too, an unquoted key of token characters, which means the same key. 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. An empty, malformed, too long or repeated key is a 400 \`invalid_idempotency_key\`, checked after the API key and before the body.`,
+        schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+        examples: examples.idempotencyKeys,
+      }],
       requestBody: {
         description: `A NewPet [spec 4.2], sent as \`Content-Type: application/json\` (parameters such as \`charset=utf-8\` allowed), strict UTF-8 (a leading BOM is ignored), at most ${sizeLimit}.`,
         required: true,
@@ -241,6 +265,12 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
           schema: { type: 'string', format: 'uri-reference' },
           examples: examples.locations,
         },
+        'Idempotent-Replayed': {
+          description: 'Present only on the answer to a request that repeats an earlier one with the same `Idempotency-Key` and body: no animal was added now, and the body and `Location` are those of the animal the first request added.',
+          required: false,
+          schema: { type: 'string', const: 'true' },
+          examples: examples.replayedMarks,
+        },
       },
       schema: 'Pet',
       examples: examples.success,
@@ -253,14 +283,22 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
         when: 'The JSON is not a valid NewPet: missing or invalid fields, or unknown ones; `details` lists each problem [spec 4.2, 7].',
         examples: examples.rejected,
       },
+      { code: 'invalid_idempotency_key', when: '`Idempotency-Key` is empty, malformed, longer than 255 characters, or sent more than once.', examples: examples.invalidKey },
       UNAUTHORIZED,
+      { code: 'idempotency_key_in_use', when: 'A request with this `Idempotency-Key` is still being stored; repeat it after `Retry-After` seconds to receive its animal.', examples: examples.keyInFlight },
       {
         code: 'payload_too_large',
         when: `The body is larger than ${sizeLimit}, judged from \`Content-Length\` or by counting, or arrives in more pieces (chunks, reads) than one per 64 bytes of that limit (at least 1,024). The rest of the body is not read, so the server closes the connection after this answer.`,
         examples: examples.payloadTooLarge,
       },
       { code: 'unsupported_media_type', when: 'The `Content-Type` is not `application/json`.', examples: examples.unsupportedMediaType },
+      { code: 'idempotency_key_reused', when: 'This `Idempotency-Key` was already used with another body; nothing was added.', examples: examples.keyReused },
       INTERNAL_ERROR,
+      {
+        code: 'idempotency_unsupported',
+        when: 'The request has `Idempotency-Key`, and the server\'s storage cannot keep keys (a custom storage without insertOnce()); send it without the key, knowing a retry may add a second animal.',
+        examples: examples.unsupported,
+      },
       unavailable('store the pet'),
       {
         code: 'insufficient_storage',

@@ -44,7 +44,7 @@ export interface OpenApiResponse {
 /** A query or path parameter [OpenAPI 3.1 §4.8.12]. */
 export interface OpenApiParameter {
   name: string;
-  in: 'query' | 'path';
+  in: 'query' | 'path' | 'header';
   required: boolean;
   description: string;
   schema: JsonSchema;

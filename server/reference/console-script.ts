@@ -94,7 +94,12 @@ const SCRIPT = String.raw`(function () {
     } else {
       var json = parsed(request.body || '');
       if (!json || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) return '// The client sends a NewPet object: this body is not one, so only curl and fetch can send it.';
-      lines.push('const pet = await client.createPet(' + indent(JSON.stringify(json.value, null, 2), 0) + ');', 'console.log(pet);');
+      var sent = request.headers['Idempotency-Key'];
+      // The client takes the key itself and quotes it as a Structured Field String; without one it makes a fresh key per call.
+      var quotedKey = sent === undefined ? null : /^"((?:[^"\\]|\\.)*)"$/.exec(sent);
+      var key = sent === undefined ? undefined : quotedKey ? quotedKey[1].replace(/\\(.)/g, '$1') : sent;
+      if (key === undefined) lines.push('// The client sends a fresh Idempotency-Key with each create, and the same one when it retries.');
+      lines.push('const pet = await client.createPet(' + JSON.stringify(json.value, null, 2) + (key === undefined ? '' : ', { idempotencyKey: ' + literal(key) + ' }') + ');', 'console.log(pet);');
     }
     return lines.join('\n');
   }

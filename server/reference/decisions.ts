@@ -152,6 +152,14 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       operations: ALL_OPERATIONS,
     },
     {
+      id: 'decision-idempotency-key',
+      question: '`Idempotency-Key` on `createPet`',
+      decision: 'An extension after draft-ietf-httpapi-idempotency-key-header-07: the same key and body again answer `201` with the first pet, its `Location` and `Idempotent-Replayed: true`; the key with another body is a `422 idempotency_key_reused`; the key while its first create is being stored is a `409 idempotency_key_in_use` with `Retry-After`. Keys are global and kept as long as their pet.',
+      reason: 'A client whose connection broke after the pet was stored cannot tell whether it exists; with a key, its retry is safe. API keys are rotation credentials, not accounts, so a retry across a rotation must still find its pet.',
+      spec: '4.2',
+      operations: ['createPet'],
+    },
+    {
       id: 'decision-public',
       question: 'Requests served without a key',
       decision: '`OPTIONS` on a known path, `GET` and `HEAD` of the description (`openapi.json`) and of this page, and the standalone server\'s `/`, `/healthz` and `/readyz`.',

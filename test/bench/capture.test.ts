@@ -39,9 +39,12 @@ describe('the bench capture and checks', () => {
   test('captureAnswers() takes each scenario\'s answer from the project\'s server, checked, with the headers as sent', async () => {
     const captured = await captureFromProject();
     assert.deepEqual(captured.map(({ method, target, status }) => `${method} ${target} ${status}`), [
-      'GET /v1/pets?limit=20 200', 'GET /v1/pets?limit=100&status=available 200', 'GET /v1/pets/42 200', 'GET /v1/pets 401', 'POST /v1/pets 201',
+      'GET /v1/pets?limit=20 200', 'GET /v1/pets?limit=100&status=available 200', 'GET /v1/pets/42 200', 'GET /v1/pets 401', 'POST /v1/pets 201', 'POST /v1/pets 201',
     ]);
-    const [page, , pet, refused, created] = captured;
+    const [page, , pet, refused, created, createdWithKey] = captured;
+    assert.deepEqual(captured.map((answer) => answer.hasIdempotencyKey === true), [false, false, false, false, false, true]);
+    assert.equal(rawHeaderOf(createdWithKey?.rawHeaders ?? [], 'location'), '/v1/pets/1002', 'the create with a key stored a pet of its own');
+    assert.equal(rawHeaderOf(createdWithKey?.rawHeaders ?? [], 'idempotent-replayed'), undefined);
     assert.equal(rawHeaderOf(page?.rawHeaders ?? [], 'link'), '</v1/pets?limit=20&after=20>; rel="next"');
     assert.equal(rawHeaderOf(pet?.rawHeaders ?? [], 'deprecation'), '@1767225600');
     assert.equal(rawHeaderOf(refused?.rawHeaders ?? [], 'www-authenticate'), 'Bearer realm="petstore"');

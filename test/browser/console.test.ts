@@ -375,4 +375,28 @@ describe('the reference page\'s console in Chromium', () => {
       assert.deepEqual(sent, [undefined, key], 'no header while the field is empty');
     });
   });
+  test('the console shows a replay: the same create sent twice with one Idempotency-Key answers the same pet, marked Idempotent-Replayed: true, and stores one', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withConsole(PETS, async ({ page, server }) => {
+      await page.fill('#api-key', API_KEY);
+      await page.getByRole('button', { name: 'New key' }).click();
+      const first = await send(page, 'createPet');
+      assert.match(first.status, /^201 Created/);
+      assert.equal(first.headers['Idempotent-Replayed'], undefined);
+      const again = await send(page, 'createPet');
+      assert.match(again.status, /^201 Created/);
+      assert.equal(again.headers['Idempotent-Replayed'], 'true');
+      assert.deepEqual([again.body, again.headers['Location']], [first.body, first.headers['Location']]);
+      assert.equal((await server.store.listPets({ limit: 100 })).length, PETS.length + 1, 'one pet stored');
+      await resultOf(page, 'createPet').locator('summary', { hasText: 'PetstoreClient' }).click();
+      const clientSnippet = await snippetOf(page, 'createPet', 'client');
+      assert.match(clientSnippet, /client\.createPet\(\{[\s\S]*\}, \{ idempotencyKey: '[0-9a-f-]{36}' \}\);/);
+      assert.deepEqual(await runSnippet(clientSnippet), [JSON.parse(first.body)], 'the client, given the same key, gets the same pet');
+      assert.equal((await server.store.listPets({ limit: 100 })).length, PETS.length + 1, 'and stores none');
+      await page.fill('form.try[data-operation="createPet"] textarea[name="body"]', '{"name": "Other", "categoryId": 1}');
+      const reused = await send(page, 'createPet');
+      assert.match(reused.status, /^422 /);
+      assert.equal((JSON.parse(reused.body) as { code: string }).code, 'idempotency_key_reused');
+    });
+  });
 });

@@ -113,11 +113,48 @@ describe('PetstoreClient', () => {
     } finally {
       await logged.close();
     }
-    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }) }).listPets());
+    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }), retry: false }).listPets());
     assert.deepEqual([odd.code, odd.requestId], ['unavailable', 'proxy-7']);
     const bare = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(404, '{"code":"not_found","message":"no","status":404}') }).getPet(1));
     assert.deepEqual([bare.code, bare.requestId], ['not_found', undefined]);
     assert.equal(JSON.stringify(bare).includes('requestId'), false, 'never part of the Error body');
+  });
+
+  test('PetstoreClient.createPet with the caller\'s key answers the stored pet again, and the server\'s 422 when the key comes with another pet', async () => {
+    client = connect();
+    const pet = await client.createPet({ name: 'Keyed', categoryId: 1 }, { idempotencyKey: 'order-1042' });
+    assert.deepEqual(await client.createPet({ categoryId: 1, name: 'Keyed' }, { idempotencyKey: 'order-1042' }), pet);
+    const reused = await failure(() => client.createPet({ name: 'Other', categoryId: 1 }, { idempotencyKey: 'order-1042' }));
+    assert.deepEqual([reused.code, reused.status, reused.attempts], ['idempotency_key_reused', 422, 1]);
+    assert.equal(requests.length, 3, 'a 422 is not retried');
+    const all = await client.listPets({ limit: 100 });
+    assert.deepEqual(all.filter((listed) => listed.name === 'Keyed'), [pet]);
+    const [first, second] = [await client.createPet({ name: 'Twin', categoryId: 1 }), await client.createPet({ name: 'Twin', categoryId: 1 })];
+    assert.notEqual(first.id, second.id, 'each call has a key of its own');
+  });
+
+  test('PetstoreClient.createPet whose answer is lost on the way back gets the pet the server stored, not a second one', async () => {
+    const lossy = await startTestServer();
+    try {
+      let sent = 0;
+      client = new PetstoreClient({
+        baseUrl: lossy.url,
+        apiKey: API_KEY,
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
+          sent++;
+          // The first two answers reach the server's store but never the caller.
+          if (sent <= 2) throw new TypeError('other side closed');
+          return response;
+        },
+        retry: { sleep: async () => undefined },
+      });
+      const pet = await client.createPet({ name: 'Once', categoryId: 1 });
+      assert.equal(sent, 3);
+      assert.deepEqual(await lossy.store.listPets(), [pet]);
+    } finally {
+      await lossy.close();
+    }
   });
 
   test('PetstoreClient refuses input JSON cannot carry without sending it, as the engine would', async () => {
@@ -225,7 +262,7 @@ describe('PetstoreClient', () => {
       [fakeFetch(302, '', { location: 'https://elsewhere.example/' }), /HTTP 302/],
     ];
     for (const [fetchFunction, message] of cases) {
-      client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fetchFunction });
+      client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fetchFunction, retry: false });
       const error = await failure(() => client.getPet(1));
       assert.equal(error.code, 'unavailable');
       assert.match(error.message, message);
@@ -238,13 +275,13 @@ describe('PetstoreClient', () => {
   });
 
   test('PetstoreClient reports a server it cannot reach as unavailable, with the cause', async () => {
-    client = new PetstoreClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: API_KEY });
+    client = new PetstoreClient({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: API_KEY, retry: false });
     const error = await failure(() => client.listPets());
     assert.equal(error.code, 'unavailable');
-    assert.match(error.message, /^Cannot reach the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets: /);
+    assert.match(error.message, /^Cannot reach the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets: .+ \(1 attempt in \d+\.\d s; retries are off\)$/);
     assert.ok(error.cause instanceof Error);
-    client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: () => Promise.reject('plain rejection') });
-    assert.match((await failure(() => client.getPet(1))).message, /plain rejection$/);
+    client = new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: () => Promise.reject('plain rejection'), retry: false });
+    assert.match((await failure(() => client.getPet(1))).message, /plain rejection \(1 attempt/);
   });
 
   test('PetstoreClient refuses a base URL or API key it cannot use', () => {

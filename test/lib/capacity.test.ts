@@ -81,6 +81,19 @@ describe('createPetstore() with a capacity', () => {
     assert.equal((await store.listPets()).length, 3);
   });
 
+  test('createPet() with an idempotency key keeps to the capacity too, even for a key stored already, and a storage without insertOnce stays without it', async () => {
+    const store = createPetstore({ storage: createMemoryStorage(), capacity: { maxPets: 1 } });
+    const first = await store.createPetOutcome({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'k1' });
+    assert.deepEqual(first, { pet: { id: 1, name: 'Rex', categoryId: 1 }, isReplay: false });
+    await rejection(() => store.createPet({ name: 'Tom', categoryId: 1 }, { idempotencyKey: 'k2' }), 'insufficient_storage', /capacity/);
+    // Whether k1 is stored cannot be known without asking the storage, and asking may store: refused alike.
+    await rejection(() => store.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'k1' }), 'insufficient_storage');
+    assert.equal((await store.listPets()).length, 1);
+    const inner = createMemoryStorage();
+    const plain: PetStorage = { insert: (pet) => inner.insert(pet), get: (id) => inner.get(id), list: (query) => inner.list(query), usage: () => ({ pets: 0, bytes: 0 }) };
+    await rejection(() => createPetstore({ storage: plain, capacity: { maxPets: 5 } }).createPet({ name: 'Kit', categoryId: 1 }, { idempotencyKey: 'k' }), 'idempotency_unsupported');
+  });
+
   test('createPetstore() refuses a capacity on a storage that does not report its usage, and a capacity that is not a count', () => {
     const memory = createMemoryStorage();
     const withoutUsage: PetStorage = { insert: (pet) => memory.insert(pet), get: (id) => memory.get(id), list: (query) => memory.list(query) };

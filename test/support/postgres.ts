@@ -1,7 +1,7 @@
 import { after } from 'node:test';
 import pg from 'pg';
 import { findPostgresBinaries, startPostgresCluster } from '../../scripts/postgres-cluster.js';
-import type { PostgresCluster } from '../../scripts/postgres-cluster.js';
+import type { PostgresCluster, PostgresClusterOptions } from '../../scripts/postgres-cluster.js';
 
 /** A throwaway cluster for one test file, or why its PostgreSQL tests are skipped. */
 export type TestPostgres = { cluster: PostgresCluster; skip: false } | { cluster: undefined; skip: string };
@@ -14,13 +14,13 @@ const MISSING =
  * the tests are skipped with the reason, except in CI (CI=true), where that is a failure: CI must
  * exercise the PostgreSQL storage, and `.ci/run` installs it.
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(options: PostgresClusterOptions = {}): Promise<TestPostgres> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) {
     if (process.env['CI'] === 'true') throw new Error(`${MISSING}. In CI this is a failure, not a skip.`);
     return { cluster: undefined, skip: MISSING };
   }
-  const cluster = await startPostgresCluster(binaries);
+  const cluster = await startPostgresCluster(binaries, options);
   after(() => cluster.stop());
   return { cluster, skip: false };
 }

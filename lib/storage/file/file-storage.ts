@@ -5,11 +5,13 @@ import { freezePet } from '../../pet.js';
 import type { Capacity, StorageUsage } from '../../capacity.js';
 import { PetIndex } from '../memory/pet-index.js';
 import type { NewPet, Pet } from '../../pet.js';
-import type { PetStorage, StorageListQuery } from '../storage.js';
+import type { IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../storage.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
-import { encodeHeader, encodePetRecord, HEADER_SIZE, headerProblem, petRecordProblem } from './journal-format.js';
+import {
+  encodeHeader, encodeKeyedPetRecord, encodePetRecord, FORMAT_VERSION, HEADER_SIZE, headerProblem, headerVersion, keyedPetRecordProblem, petRecordProblem,
+} from './journal-format.js';
 import { cutDamagedTail } from './damaged-tail.js';
 import { scanJournal } from './journal-scan.js';
 import type { ScanResult } from './journal-scan.js';
@@ -81,8 +83,8 @@ async function writeHeader(file: StorageFile): Promise<void> {
   await file.datasync();
 }
 
-/** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file. */
-export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number }> {
+/** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file; `version` is its format version. */
+export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number; version: number }> {
   let file: StorageFile;
   try {
     file = await fileSystem.open(path, 'r+');
@@ -106,7 +108,7 @@ export async function openJournal(fileSystem: StorageFileSystem, path: string, m
     if ((await file.read(header, 0, header.length, 0)) !== header.length) throw new Error('short read of the journal header');
     const problem = headerProblem(header);
     if (problem !== undefined) throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${problem} (byte offset 0)`);
-    return { file, size };
+    return { file, size, version: headerVersion(header) };
   } catch (error) {
     await file.close().catch(() => undefined);
     throw error instanceof PetstoreError ? error : openError(path, 'reading its header', error);
@@ -146,9 +148,14 @@ export async function createFileStorage(path: string, options: FileStorageOption
     file = opened.file;
     refuseOversizedJournal(journalPath, opened.size, options.capacity);
     const index = new PetIndex();
+    const keys = new Map<string, KeyedPet>();
     let scan: ScanResult;
     try {
-      scan = await scanJournal(file, opened.size, appendWithin(index, options.capacity));
+      const append = appendWithin(index, options.capacity);
+      scan = await scanJournal(file, opened.size, (pet, idempotency) => {
+        append(pet);
+        if (idempotency !== undefined) keys.set(idempotency.key, { pet, fingerprint: idempotency.fingerprint });
+      });
     } catch (error) {
       throw capacityRefusal(error, journalPath, opened.size, index, options.capacity) ?? openError(journalPath, 'reading it', error);
     }
@@ -157,11 +164,40 @@ export async function createFileStorage(path: string, options: FileStorageOption
       const { reason } = scan.damage;
       scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
     }
-    return fileStorage(journalPath, file, lock, index, scan, { durability, log });
+    return fileStorage(journalPath, file, lock, { index, keys, scan, version: opened.version }, { durability, log });
   } catch (error) {
     await file?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
     throw error;
+  }
+}
+
+/** A remembered idempotency key's pet and fingerprint. */
+interface KeyedPet {
+  readonly pet: Pet;
+  readonly fingerprint: string;
+}
+
+/** What opening the journal found: the pets, the idempotency keys of keyed records, and where appending starts. */
+interface Replayed {
+  index: PetIndex;
+  keys: Map<string, KeyedPet>;
+  scan: ScanResult;
+  version: number;
+}
+
+/**
+ * Raises a version 1 journal's header to FORMAT_VERSION, synced, before its first keyed record: one
+ * 16-byte write inside the first disk sector, which a crash leaves whole or old (and a torn header
+ * fails its checksum rather than being misread).
+ */
+async function raiseVersion(path: string, file: StorageFile): Promise<void> {
+  const header = encodeHeader();
+  try {
+    if ((await file.write(header, 0, header.length, 0)) !== header.length) throw new Error('short write of the journal header');
+    await file.datasync();
+  } catch (error) {
+    throw new PetstoreError('unavailable', `Cannot create pet: raising data file ${path} to format version ${FORMAT_VERSION} failed: ${errorMessageOf(error)}`, { cause: error });
   }
 }
 
@@ -184,29 +220,87 @@ async function closeJournal(path: string, file: StorageFile, lock: HeldLock, wri
 }
 
 function fileStorage(
-  path: string, file: StorageFile, lock: HeldLock, index: PetIndex, scan: ScanResult,
+  path: string, file: StorageFile, lock: HeldLock, replayed: Replayed,
   options: { durability: Durability; log: (line: string) => void },
 ): FileStorage {
+  const { index, keys, scan } = replayed;
   let nextId = scan.highestId + 1;
   let closing: Promise<void> | undefined;
+  let isRaised = replayed.version >= FORMAT_VERSION;
+  let raising: Promise<void> | undefined;
   const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
+  /** Creates with an idempotency key whose record is not yet durable: a second create with the key waits for the first. */
+  const pending = new Map<string, Promise<InsertOnceResult>>();
+
+  /** After a failed write, tries to make the journal writable again before a create; rejects with why not. */
+  async function recover(): Promise<void> {
+    const failure = await writer.recover();
+    if (failure !== undefined) throw failure.createError;
+    refuseIfClosed(closing, 'Cannot create pet');
+  }
+
+  /** Checks, without waiting, that a record can be appended now; `problem` is why this one cannot be written. */
+  function checkAppendable(problem: string | undefined): void {
+    if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
+    if (nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
+  }
+
+  /** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
+  function raiseOnce(): Promise<void> {
+    raising ??= raiseVersion(path, file).then(
+      () => {
+        isRaised = true;
+      },
+      (error: unknown) => {
+        raising = undefined;
+        throw error;
+      },
+    );
+    return raising;
+  }
+
+  /** Appends the keyed record of a new pet; the key is remembered once the record is durable. */
+  async function appendKeyed(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+    refuseIfClosed(closing, 'Cannot create pet');
+    if (writer.failure !== undefined) await recover();
+    if (!isRaised) {
+      await raiseOnce();
+      refuseIfClosed(closing, 'Cannot create pet');
+    }
+    checkAppendable(petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
+    const stored = freezePet(nextId++, pet);
+    const committed = await writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
+    keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
+    return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
+  }
+
+  /** insertOnce: the remembered pet of a known key, the outcome of a create of the key in flight, or a new keyed record. */
+  async function insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+    const known = keys.get(idempotency.key);
+    if (known !== undefined) return { pet: known.pet, fingerprint: known.fingerprint, isReplay: true };
+    const inFlight = pending.get(idempotency.key);
+    if (inFlight !== undefined) {
+      // When the first create fails, its key stays free and this one tries on its own.
+      const first = await inFlight.catch(() => undefined);
+      return first === undefined ? insertOnce(pet, idempotency) : { ...first, isReplay: true };
+    }
+    const created = appendKeyed(pet, idempotency).finally(() => pending.delete(idempotency.key));
+    pending.set(idempotency.key, created);
+    return created;
+  }
 
   return {
     path,
 
     async insert(pet: NewPet): Promise<Pet> {
-      if (closing !== undefined) throw new PetstoreError('unavailable', 'Cannot create pet: the storage is closed');
-      if (writer.failure !== undefined) {
-        const failure = await writer.recover();
-        if (failure !== undefined) throw failure.createError;
-        refuseIfClosed(closing, 'Cannot create pet');
-      }
-      const problem = petRecordProblem(pet);
-      if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
-      if (nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
+      refuseIfClosed(closing, 'Cannot create pet');
+      if (writer.failure !== undefined) await recover();
+      checkAppendable(petRecordProblem(pet));
       const stored = freezePet(nextId++, pet);
       return writer.append(encodePetRecord(stored), stored);
     },
+
+    insertOnce,
 
     async get(id: number): Promise<Pet | undefined> {
       return index.get(id);

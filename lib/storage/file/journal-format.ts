@@ -1,12 +1,20 @@
 import { PET_STATUSES } from '../../pet.js';
 import type { NewPet, Pet, PetStatus } from '../../pet.js';
+import type { IdempotencyRecord } from '../storage.js';
 import { crc32 } from './crc32.js';
 
 /** The first eight bytes of every journal: ASCII `PETSTORE`. */
 export const MAGIC = Buffer.from('PETSTORE', 'latin1');
 
-/** The journal layout this build writes and reads; any other version is refused. */
-export const FORMAT_VERSION = 1;
+/**
+ * The journal layout this build writes: version 2 added the keyed pet record. A version 1 journal is
+ * read as it is and raised to version 2 just before its first keyed record, so a build that reads
+ * only version 1 refuses it by its header rather than by an unknown record.
+ */
+export const FORMAT_VERSION = 2;
+
+/** The layouts this build reads: version 1 holds no keyed pet records, and is otherwise the same. */
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /** Header: magic (8), format version (u32 LE), CRC-32 of the first 12 bytes (u32 LE). */
 export const HEADER_SIZE = 16;
@@ -23,6 +31,22 @@ export const RESERVE_RECORD = 2;
 /** Pet payload without the name: type (u8), status (u8), id (f64 LE), categoryId (f64 LE). */
 const PET_FIXED_SIZE = 18;
 
+/**
+ * Payload type (format version 2): a created pet with the idempotency key and fingerprint of its
+ * create, in the same record, so a pet is never stored without its key nor a key without its pet.
+ */
+export const KEYED_PET_RECORD = 3;
+
+/**
+ * Keyed pet payload before its texts: the pet fields as in a pet record, then the name's length
+ * (u16 LE) and the key's length (u8), all in bytes; the UTF-8 name, the ASCII key and the UTF-8
+ * fingerprint follow, the fingerprint taking the rest of the payload.
+ */
+const KEYED_PET_FIXED_SIZE = PET_FIXED_SIZE + 3;
+
+/** Longest key a keyed record can hold, in bytes (its length is one byte). */
+const MAX_KEY_BYTES = 255;
+
 /** Reservation payload: type (u8), zero (u8), id (f64 LE). */
 const RESERVE_SIZE = 10;
 
@@ -38,11 +62,11 @@ export const MAX_NAME_BYTES = MAX_PAYLOAD_SIZE - PET_FIXED_SIZE;
 /** Status byte 0 is "no status"; 1.. are PET_STATUSES in order. */
 const STATUS_CODES: ReadonlyMap<PetStatus, number> = new Map(PET_STATUSES.map((status, index) => [status, index + 1]));
 
-/** The 16 header bytes of a new journal. */
-export function encodeHeader(): Buffer {
+/** The 16 header bytes of a new journal, or of one raised to `version`. */
+export function encodeHeader(version: number = FORMAT_VERSION): Buffer {
   const header = Buffer.alloc(HEADER_SIZE);
   MAGIC.copy(header, 0);
-  header.writeUInt32LE(FORMAT_VERSION, 8);
+  header.writeUInt32LE(version, 8);
   header.writeUInt32LE(crc32(header.subarray(0, 12)), 12);
   return header;
 }
@@ -53,8 +77,13 @@ export function headerProblem(header: Buffer): string | undefined {
   if (!header.subarray(0, MAGIC.length).equals(MAGIC)) return 'it does not start with the journal magic bytes `PETSTORE`: this is not a petstore data file';
   if (header.readUInt32LE(12) !== crc32(header.subarray(0, 12))) return 'the journal header fails its checksum';
   const version = header.readUInt32LE(8);
-  if (version !== FORMAT_VERSION) return `the journal has format version ${version}, and this build reads only version ${FORMAT_VERSION}`;
+  if (!READABLE_VERSIONS.includes(version)) return `the journal has format version ${version}, and this build reads only versions ${READABLE_VERSIONS.join(' and ')}`;
   return undefined;
+}
+
+/** The format version of a header that passed headerProblem. */
+export function headerVersion(header: Buffer): number {
+  return header.readUInt32LE(8);
 }
 
 /** Frames a payload whose first FRAME_HEADER_SIZE bytes are left free for the frame header. */
@@ -91,6 +120,38 @@ export function encodePetRecord(pet: Pet): Buffer {
   return seal(frame);
 }
 
+/** Why this key and fingerprint cannot be written beside this pet, or undefined; the pet must have passed petRecordProblem. */
+export function keyedPetRecordProblem(pet: NewPet, idempotency: IdempotencyRecord): string | undefined {
+  const { key, fingerprint } = idempotency;
+  if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key, 'latin1') > MAX_KEY_BYTES || !/^[\x20-\x7e]*$/.test(key)) {
+    return `the idempotency key must be 1 to ${MAX_KEY_BYTES} printable ASCII characters`;
+  }
+  if (typeof fingerprint !== 'string' || hasLoneSurrogate(fingerprint)) return 'the fingerprint must be a well-formed Unicode string';
+  const size = KEYED_PET_FIXED_SIZE + Buffer.byteLength(pet.name, 'utf8') + key.length + Buffer.byteLength(fingerprint, 'utf8');
+  if (size > MAX_PAYLOAD_SIZE) return `the pet with its idempotency key and fingerprint needs ${size} bytes, more than a record's ${MAX_PAYLOAD_SIZE}`;
+  return undefined;
+}
+
+/** The framed keyed record of a created pet with its idempotency key and fingerprint; both must have passed keyedPetRecordProblem. */
+export function encodeKeyedPetRecord(pet: Pet, idempotency: IdempotencyRecord): Buffer {
+  const nameSize = Buffer.byteLength(pet.name, 'utf8');
+  const keySize = idempotency.key.length;
+  const fingerprintSize = Buffer.byteLength(idempotency.fingerprint, 'utf8');
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_SIZE + KEYED_PET_FIXED_SIZE + nameSize + keySize + fingerprintSize);
+  const at = FRAME_HEADER_SIZE;
+  frame[at] = KEYED_PET_RECORD;
+  frame[at + 1] = pet.status === undefined ? 0 : (STATUS_CODES.get(pet.status) as number);
+  frame.writeDoubleLE(pet.id, at + 2);
+  frame.writeDoubleLE(pet.categoryId, at + 10);
+  frame.writeUInt16LE(nameSize, at + PET_FIXED_SIZE);
+  frame[at + PET_FIXED_SIZE + 2] = keySize;
+  let offset = at + KEYED_PET_FIXED_SIZE;
+  offset += frame.write(pet.name, offset, 'utf8');
+  offset += frame.write(idempotency.key, offset, 'latin1');
+  frame.write(idempotency.fingerprint, offset, 'utf8');
+  return seal(frame);
+}
+
 /** The framed record saying that every id up to `id` is taken. */
 export function encodeReserveRecord(id: number): Buffer {
   const frame = Buffer.alloc(FRAME_HEADER_SIZE + RESERVE_SIZE);
@@ -101,7 +162,8 @@ export function encodeReserveRecord(id: number): Buffer {
 
 /** What decodeFrame found at an offset. */
 export type Frame =
-  | { kind: 'pet'; size: number; pet: Pet }
+  /** A pet record, or a keyed pet record with its `idempotency`. */
+  | { kind: 'pet'; size: number; pet: Pet; idempotency?: IdempotencyRecord }
   | { kind: 'reserve'; size: number; id: number }
   /** The buffer ends before the frame does. */
   | { kind: 'short'; size: number }
@@ -122,11 +184,29 @@ function petFieldsProblem(statusCode: number, id: number, categoryId: number): s
   return undefined;
 }
 
-/** The frozen pet of a pet payload whose fields passed petFieldsProblem, in freezePet's field order. */
-function petOf(buffer: Buffer, at: number, length: number, statusCode: number, id: number, categoryId: number): Pet {
-  const pet: Pet = { id, name: buffer.toString('utf8', at + PET_FIXED_SIZE, at + length), categoryId };
+/** The frozen pet of a pet payload whose fields passed petFieldsProblem, in freezePet's field order; its name is bytes `nameStart` to `nameEnd`. */
+function petOf(buffer: Buffer, at: number, length: number, statusCode: number, id: number, categoryId: number, nameStart = at + PET_FIXED_SIZE, nameEnd = at + length): Pet {
+  const pet: Pet = { id, name: buffer.toString('utf8', nameStart, nameEnd), categoryId };
   if (statusCode > 0) pet.status = PET_STATUSES[statusCode - 1] as PetStatus;
   return Object.freeze(pet);
+}
+
+/** The payload of an intact keyed pet record, checked field by field. */
+function decodeKeyedPet(buffer: Buffer, at: number, length: number, size: number): Frame {
+  const statusCode = buffer[at + 1] as number;
+  const id = buffer.readDoubleLE(at + 2);
+  const categoryId = buffer.readDoubleLE(at + 10);
+  const nameSize = buffer.readUInt16LE(at + PET_FIXED_SIZE);
+  const keySize = buffer[at + PET_FIXED_SIZE + 2] as number;
+  const nameStart = at + KEYED_PET_FIXED_SIZE;
+  const keyStart = nameStart + nameSize;
+  const fingerprintStart = keyStart + keySize;
+  const reason = petFieldsProblem(statusCode, id, categoryId)
+    ?? (keySize === 0 || fingerprintStart > at + length ? `name and key lengths ${nameSize} and ${keySize} do not fit a ${length}-byte payload` : undefined);
+  if (reason !== undefined) return { kind: 'invalid', size, reason };
+  const pet = petOf(buffer, at, length, statusCode, id, categoryId, nameStart, keyStart);
+  const idempotency = { key: buffer.toString('latin1', keyStart, fingerprintStart), fingerprint: buffer.toString('utf8', fingerprintStart, at + length) };
+  return { kind: 'pet', size, pet, idempotency };
 }
 
 /** The payload of an intact frame, checked field by field. */
@@ -140,6 +220,7 @@ function decodePayload(buffer: Buffer, at: number, length: number, size: number)
     if (reason !== undefined) return { kind: 'invalid', size, reason };
     return { kind: 'pet', size, pet: petOf(buffer, at, length, statusCode, id, categoryId) };
   }
+  if (type === KEYED_PET_RECORD && length >= KEYED_PET_FIXED_SIZE) return decodeKeyedPet(buffer, at, length, size);
   if (type === RESERVE_RECORD && length === RESERVE_SIZE) {
     const id = buffer.readDoubleLE(at + 2);
     if (!isPositiveSafeInteger(id)) return { kind: 'invalid', size, reason: `reserved id ${id} is not a positive safe integer` };

@@ -1,4 +1,5 @@
 import type { Pet } from '../../pet.js';
+import type { IdempotencyRecord } from '../storage.js';
 import type { StorageFile } from './file-system.js';
 import { decodeFrame, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE, readPetFrame } from './journal-format.js';
 import type { Frame } from './journal-format.js';
@@ -90,10 +91,11 @@ async function findIntactFrame(reader: ChunkReader, from: number): Promise<numbe
 }
 
 /**
- * Replays the journal after its header, handing each pet to `onPet` in file order, and stops at the
+ * Replays the journal after its header, handing each pet (with its idempotency key and fingerprint,
+ * when its record holds them) to `onPet` in file order, and stops at the
  * first record that cannot be replayed. The caller decides what the damage means.
  */
-export async function scanJournal(file: StorageFile, size: number, onPet: (pet: Pet) => void): Promise<ScanResult> {
+export async function scanJournal(file: StorageFile, size: number, onPet: (pet: Pet, idempotency?: IdempotencyRecord) => void): Promise<ScanResult> {
   const reader = new ChunkReader(file, size);
   let offset = HEADER_SIZE;
   let pets = 0;
@@ -110,10 +112,10 @@ export async function scanJournal(file: StorageFile, size: number, onPet: (pet: 
     }
     offset = reader.start + local;
     if (offset >= size) break;
-    // Whatever the fast path stopped at: a frame crossing the chunk's end, a reservation, or damage.
+    // Whatever the fast path stopped at: a frame crossing the chunk's end, a keyed pet, a reservation, or damage.
     const frame = await reader.frameAt(offset);
     if (frame.kind === 'pet' && frame.pet.id > highestId) {
-      onPet(frame.pet);
+      onPet(frame.pet, frame.idempotency);
       highestId = frame.pet.id;
       pets++;
     } else if (frame.kind === 'reserve') {

@@ -49,7 +49,13 @@ const DRIVER_OUTAGE: Outage = {
 };
 
 /** What the storage was doing when the database failed, as said in messages. */
-export type DatabaseAction = 'prepare the pets table' | 'store the pet' | 'read the pet' | 'list pets' | 'reach the pets table';
+export type DatabaseAction = 'prepare the pets table' | 'store the pet' | 'store the pet with its idempotency key' | 'read the pet' | 'list pets' | 'reach the pets table';
+
+/** What a create cut off mid-flight should do next: without a key, look before creating again; with one, repeat it. */
+const DOUBTS: Partial<Record<DatabaseAction, string>> = {
+  'store the pet': ' The pet may have been stored before the connection broke; list pets before creating it again.',
+  'store the pet with its idempotency key': ' The pet may have been stored before the connection broke; repeat the create with the same idempotency key to receive it.',
+};
 
 /** Errors that signal a defect in code rather than a database that is out of reach. */
 const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
@@ -83,7 +89,7 @@ export function databaseFailure(error: unknown, action: DatabaseAction): unknown
   if (outage !== undefined) {
     const shownCode = code === undefined ? '' : `${code}: `;
     // A statement cut off mid-flight may have committed; saying so stops a blind retry from duplicating a pet.
-    const doubt = outage.isMidRequest && action === 'store the pet' ? ' The pet may have been stored before the connection broke; list pets before creating it again.' : '';
+    const doubt = outage.isMidRequest ? DOUBTS[action] ?? '' : '';
     return new PetstoreError('unavailable', `Cannot ${action}: PostgreSQL is unavailable (${shownCode}${outage.reason}); ${outage.advice}.${doubt}`, {
       cause: error,
     });

@@ -44,3 +44,11 @@ export function petFromRow(row: unknown): Pet {
   else if (status !== null) throw defect(`column \`status\` holds ${JSON.stringify(status) ?? typeof status}, not NULL or a PetStatus`);
   return freezePet(id, pet);
 }
+
+/** Turns a row of (id, name, category_id, status, idempotency_fingerprint) into the pet and the fingerprint stored with its key. */
+export function keyedPetFromRow(row: unknown): { pet: Pet; fingerprint: string } {
+  const pet = petFromRow(row);
+  const fingerprint = typeof row === 'object' && row !== null ? column(row, 'idempotency_fingerprint') : undefined;
+  if (typeof fingerprint !== 'string') throw defect(`column \`idempotency_fingerprint\` of pet ${pet.id} holds ${fingerprint === null ? 'NULL' : typeof fingerprint}, not the text stored with its key`);
+  return { pet, fingerprint };
+}

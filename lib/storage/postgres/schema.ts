@@ -41,6 +41,10 @@ export interface Statements {
   probe: string;
   /** $1 the quoted table name (for the lock key), $2 name, $3 categoryId, $4 status or null. */
   insert: string;
+  /** As `insert`, plus $5 the idempotency key and $6 its fingerprint; returns no row when the key is stored already. */
+  insertOnce: string;
+  /** $1 an idempotency key: the pet stored with it and its fingerprint. */
+  getByKey: string;
   /** $1 id. */
   get: string;
   /** $1 after, $2 limit. */
@@ -152,8 +156,32 @@ function createListFunction(table: TableName): string {
   END IF;`;
 }
 
-/** The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status. */
-function insertStatement(table: TableName, ordering: PostgresOrdering): string {
+/** The columns and values of an insert, without and with the idempotency key and fingerprint. */
+interface InsertShape {
+  columns: string;
+  values: string;
+  /** What follows the values: nothing, or the unique index's verdict on a key stored already. */
+  onConflict: string;
+  returning: string;
+}
+
+const PLAIN_INSERT: InsertShape = { columns: 'name, category_id, status', values: '$2::text, $3::bigint, $4::text', onConflict: '', returning: COLUMNS };
+
+/**
+ * The key goes into the same row as the pet, in the same statement, so a pet never exists without
+ * its key; the partial unique index decides between concurrent creates with one key, in any number
+ * of processes: the later insert waits for the earlier transaction, then does nothing when it committed.
+ */
+const KEYED_INSERT: InsertShape = {
+  columns: 'name, category_id, status, idempotency_key, idempotency_fingerprint',
+  values: '$2::text, $3::bigint, $4::text, $5::text, $6::text',
+  onConflict: '\nON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING',
+  returning: `${COLUMNS}, idempotency_fingerprint`,
+};
+
+/** The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status (and the key's $5 and $6). */
+function insertStatement(table: TableName, ordering: PostgresOrdering, shape: InsertShape = PLAIN_INSERT): string {
+  const returned = shape.returning.split(', ').map((column) => `inserted.${column}`).join(', ');
   if (ordering === 'lock') {
     // The exclusive per-table lock is taken before the identity's nextval runs (the MATERIALIZED
     // CTE is scanned first) and released only after commit, so ids become visible in the order
@@ -161,9 +189,9 @@ function insertStatement(table: TableName, ordering: PostgresOrdering): string {
     return `WITH serialised AS MATERIALIZED (
   SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${insertLockKey('$1')})
 )
-INSERT INTO ${table.sql} (name, category_id, status)
-SELECT $2::text, $3::bigint, $4::text FROM serialised
-RETURNING ${COLUMNS}`;
+INSERT INTO ${table.sql} (${shape.columns})
+SELECT ${shape.values} FROM serialised${shape.onConflict}
+RETURNING ${shape.returning}`;
   }
   // Before nextval (the MATERIALIZED CTE is scanned first): the insert lock in shared mode, which
   // marks this transaction as a create on this table and never waits for another create, and a
@@ -174,11 +202,11 @@ RETURNING ${COLUMNS}`;
   SELECT pg_advisory_xact_lock_shared(${LOCK_NAMESPACE}, ${insertLockKey('$1')}) AS marker,
          pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + coalesce((SELECT max(id) FROM ${table.sql}), 0)) AS floor
 ), inserted AS (
-  INSERT INTO ${table.sql} (name, category_id, status)
-  SELECT $2::text, $3::bigint, $4::text FROM claimed
-  RETURNING ${COLUMNS}
+  INSERT INTO ${table.sql} (${shape.columns})
+  SELECT ${shape.values} FROM claimed${shape.onConflict}
+  RETURNING ${shape.returning}
 )
-SELECT inserted.id, inserted.name, inserted.category_id, inserted.status
+SELECT ${returned}
 FROM inserted CROSS JOIN LATERAL pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + inserted.id - 1) AS exact`;
 }
 
@@ -214,11 +242,23 @@ BEGIN
     status text CHECK (status IN (${STATUS_LIST}))
   );
   CREATE INDEX IF NOT EXISTS ${table.statusIndexSql} ON ${table.sql} (status, id);
+  -- Tables made before idempotency keys gain the two columns here; checked first, since ALTER TABLE
+  -- locks the table exclusively even when it has nothing to add. Adding a column without a default
+  -- rewrites no row.
+  IF NOT EXISTS (
+    SELECT FROM pg_catalog.pg_attribute WHERE attrelid = '${table.sql}'::regclass AND attname = 'idempotency_fingerprint' AND NOT attisdropped
+  ) THEN
+    ALTER TABLE ${table.sql} ADD COLUMN IF NOT EXISTS idempotency_key text, ADD COLUMN IF NOT EXISTS idempotency_fingerprint text;
+  END IF;
+  -- Partial: pets created without a key take no room in it.
+  CREATE UNIQUE INDEX IF NOT EXISTS ${table.keyIndexSql} ON ${table.sql} (idempotency_key) WHERE idempotency_key IS NOT NULL;
   ${createListFunction(table)}
 END
 $petstore$`,
     probe: `SELECT ${COLUMNS} FROM ${table.sql} WHERE false`,
     insert: insertStatement(table, ordering),
+    insertOnce: insertStatement(table, ordering, KEYED_INSERT),
+    getByKey: `SELECT ${COLUMNS}, idempotency_fingerprint FROM ${table.sql} WHERE idempotency_key = $1`,
     get: `SELECT ${COLUMNS} FROM ${table.sql} WHERE id = $1`,
     ...listStatements(table, ordering),
     encoding: `SELECT current_setting('server_encoding') AS encoding`,

@@ -1,9 +1,9 @@
 import { PetstoreError } from '../../errors.js';
 import type { NewPet, Pet } from '../../pet.js';
-import type { PetStorage, StorageListQuery } from '../storage.js';
+import type { IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../storage.js';
 import { databaseFailure, readinessFailure } from './failures.js';
 import type { DatabaseAction } from './failures.js';
-import { petFromRow } from './rows.js';
+import { keyedPetFromRow, petFromRow } from './rows.js';
 import { buildStatements } from './schema.js';
 import type { PostgresOrdering, Statements } from './schema.js';
 import { DEFAULT_TABLE, parseTableName } from './table.js';
@@ -89,6 +89,15 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
     async insert(pet: NewPet): Promise<Pet> {
       const rows = await run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null]);
       return petFromRow(rows[0]);
+    },
+    async insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+      const values = [table.sql, pet.name, pet.categoryId, pet.status ?? null, idempotency.key, idempotency.fingerprint];
+      const [inserted] = await run('store the pet with its idempotency key', statements.insertOnce, values);
+      if (inserted !== undefined) return { ...keyedPetFromRow(inserted), isReplay: false };
+      // The key's row committed before this insert ended (the index made it wait); a new statement sees it.
+      const [stored] = await run('read the pet', statements.getByKey, [idempotency.key]);
+      if (stored === undefined) throw new PetstoreError('internal_error', 'PostgreSQL storage defect: the unique index holds the idempotency key, but no row has it');
+      return { ...keyedPetFromRow(stored), isReplay: true };
     },
     async get(id: number): Promise<Pet | undefined> {
       const [row] = await run('read the pet', statements.get, [id]);

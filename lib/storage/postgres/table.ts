@@ -5,7 +5,7 @@ export const DEFAULT_TABLE = 'pets';
 
 /**
  * Longest accepted name part: PostgreSQL truncates identifiers at 63 bytes, and the names derived
- * from the table (`<table>_status_id_idx`, `<table>_list_after`) must fit too, or two tables
+ * from the table (`<table>_status_id_idx`, `<table>_idem_key_idx`, `<table>_list_after`) must fit too, or two tables
  * could share one.
  */
 const MAX_NAME_PART_LENGTH = 48;
@@ -21,6 +21,8 @@ export interface TableName {
   sql: string;
   /** The quoted name of the (status, id) index; indexes live in their table's schema. */
   statusIndexSql: string;
+  /** The quoted name of the unique index of idempotency keys. */
+  keyIndexSql: string;
 }
 
 function quote(identifier: string): string {
@@ -53,5 +55,6 @@ export function parseTableName(name: string): TableName {
     text: name,
     sql: parts.map(quote).join('.'),
     statusIndexSql: quote(`${table}_status_id_idx`),
+    keyIndexSql: quote(`${table}_idem_key_idx`),
   };
 }

@@ -54,6 +54,19 @@ async function withJson(response: Response, change: (body: Record<string, unknow
   return new Response(JSON.stringify(body), { status, headers });
 }
 
+/** Whether a request is a createPet with an `Idempotency-Key`. */
+function isKeyedCreate(request: Request): boolean {
+  return request.method === 'POST' && PETS.test(pathOf(request)) && request.headers.has('idempotency-key');
+}
+
+/** The same POST with its body read and its `Idempotency-Key` removed, as a server ignoring the header sees it. */
+async function withoutIdempotencyKey(request: Request): Promise<Request> {
+  const headers = new Headers(request.headers);
+  headers.delete('idempotency-key');
+  headers.delete('content-length');
+  return new Request(request.url, { method: request.method, headers, body: await request.text() });
+}
+
 /** A wrap that changes the answers matching `condition` and leaves the others as they are. */
 function onAnswer(condition: (request: Request, response: Response) => boolean, change: (response: Response) => Response | Promise<Response>) {
   return (handler: FetchHandler): FetchHandler => async (request) => {
@@ -62,7 +75,7 @@ function onAnswer(condition: (request: Request, response: Response) => boolean, 
   };
 }
 
-/** The broken variants, one defect each: the twelve the issue names first, then the others. */
+/** The broken variants, one defect each: the twelve the issue names first, then the others, the last five of `Idempotency-Key`. */
 export const MUTANTS: readonly Mutant[] = [
   {
     name: 'auth-bypassed-for-getPet',
@@ -210,6 +223,71 @@ export const MUTANTS: readonly Mutant[] = [
         ? Object.fromEntries(Object.entries(body).filter(([key]) => ['name', 'categoryId', 'status'].includes(key)))
         : body;
       return handler(new Request(request.url, { method: 'POST', headers, body: JSON.stringify(kept) }));
+    },
+  },
+  {
+    name: 'idempotency-key-ignored',
+    defect: 'createPet ignores `Idempotency-Key`, so every repeat stores another pet',
+    level: 'reference',
+    caughtBy: ['replay', 'key-reused', 'concurrent', 'malformed-key'].map((id) => ({ id: `idempotency/${id}`, clause: '4.2' })),
+    wrap: (handler) => async (request) => handler(isKeyedCreate(request) ? await withoutIdempotencyKey(request) : request),
+  },
+  {
+    name: 'replay-unmarked',
+    defect: 'a replayed create answers without `Idempotent-Replayed: true`',
+    level: 'reference',
+    caughtBy: [{ id: 'idempotency/replay', clause: '4.2' }],
+    wrap: onAnswer((_, response) => response.headers.has('idempotent-replayed'), (response) => withHeaders(response, (headers) => headers.delete('idempotent-replayed'))),
+  },
+  {
+    name: 'key-reuse-as-conflict',
+    defect: 'a key reused with another body is answered 409 as if in flight, instead of 422',
+    level: 'reference',
+    caughtBy: [{ id: 'idempotency/key-reused', clause: '4.2' }],
+    wrap: onAnswer((_, response) => response.status === 422, (response) => withJson(response, () => ({ code: 'idempotency_key_in_use', message: 'Busy', status: 409 }), 409)),
+  },
+  {
+    name: 'key-check-not-atomic',
+    defect: 'creates with one key at the same time each store a pet: the key is looked up, then stored, in two steps',
+    level: 'reference',
+    caughtBy: [{ id: 'idempotency/concurrent', clause: '4.2' }],
+    wrap: (handler) => {
+      /** Keys whose first create is between its lookup and its store, with what lets it go on. */
+      const inFlight = new Map<string, () => void>();
+      return async (request) => {
+        const key = request.headers.get('idempotency-key');
+        if (!isKeyedCreate(request) || key === null) return handler(request);
+        const first = inFlight.get(key);
+        if (first !== undefined) {
+          // A create that finds its key in flight goes ahead without it, as a lookup that missed the uncommitted first would.
+          first();
+          return handler(await withoutIdempotencyKey(request));
+        }
+        // The first create waits between its lookup and its store for the next create of its key (or 100 ms, when none comes), as on a slow store.
+        await new Promise<void>((resume) => {
+          const timer = setTimeout(resume, 100);
+          inFlight.set(key, () => {
+            clearTimeout(timer);
+            resume();
+          });
+        });
+        try {
+          return await handler(request);
+        } finally {
+          inFlight.delete(key);
+        }
+      };
+    },
+  },
+  {
+    name: 'malformed-key-accepted',
+    defect: 'createPet accepts an empty or malformed `Idempotency-Key` and creates the pet without one',
+    level: 'reference',
+    caughtBy: [{ id: 'idempotency/malformed-key', clause: '4.2' }],
+    wrap: (handler) => async (request) => {
+      const key = request.headers.get('idempotency-key') ?? '';
+      const isWellFormed = /^"[^"]+"$/.test(key) || /^[A-Za-z0-9-]+$/.test(key);
+      return handler(isKeyedCreate(request) && !isWellFormed ? await withoutIdempotencyKey(request) : request);
     },
   },
 ];

@@ -10,7 +10,7 @@ import type { CorsOrigins } from '../../../server/core/cors.js';
 
 const APP = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
-const EXPOSED = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag';
+const EXPOSED = 'Link, Location, Deprecation, Sunset, WWW-Authenticate, X-Request-Id, ETag, Idempotent-Replayed, Retry-After';
 const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age', 'vary'];
 
 function corsHeadersOf(answer: InjectResponse): Record<string, string> {
@@ -34,7 +34,7 @@ describe('CORS', () => {
       assert.deepEqual(corsHeadersOf(answer), {
         'access-control-allow-origin': APP,
         'access-control-allow-methods': allow,
-        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, If-None-Match',
+        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, If-None-Match, Idempotency-Key',
         'access-control-max-age': String(CORS_MAX_AGE),
         'access-control-expose-headers': EXPOSED,
         vary: 'Origin',

@@ -105,6 +105,39 @@ describe('GET /metrics', () => {
     }
   });
 
+  test('GET /metrics counts creates with an Idempotency-Key that stored no new pet, by outcome, and times insertOnce', async () => {
+    const metrics = createMetrics();
+    const store = createPetstore({ storage: instrumentStorage(createMemoryStorage(), metrics, 'memory') });
+    const server = await startTestServer({ store, metrics });
+    try {
+      const before = parseExposition((await call(server, 'GET', '/metrics')).text);
+      for (const outcome of ['replayed', 'in_flight', 'key_reused']) assert.equal(valueOf(before, 'petstore_idempotency_outcomes_total', { outcome }), 0, outcome);
+      const headers = { ...JSON_POST, 'idempotency-key': '"k"' };
+      assert.equal((await call(server, 'POST', '/v1/pets', { headers, body: '{"name":"Rex","categoryId":1}' })).status, 201);
+      for (let index = 0; index < 2; index++) assert.equal((await call(server, 'POST', '/v1/pets', { headers, body: '{"name":"Rex","categoryId":1}' })).status, 201);
+      assert.equal((await call(server, 'POST', '/v1/pets', { headers, body: '{"name":"Tom","categoryId":1}' })).status, 422);
+      assert.equal((await call(server, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"Kit","categoryId":1}' })).status, 201);
+      // A 409 of createPet is always a key in flight: a burst with one key makes some, or every create was quick enough to replay.
+      const burst = await Promise.all(Array.from({ length: 8 }, () => call(server, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'idempotency-key': '"burst"' }, body: '{"name":"B","categoryId":1}' })));
+      const samples = parseExposition((await call(server, 'GET', '/metrics')).text);
+      const conflicts = burst.filter((reply) => reply.status === 409).length;
+      const replays = burst.filter((reply) => reply.status === 201).length - 1;
+      assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'replayed' }), 2 + replays);
+      assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'key_reused' }), 1);
+      assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'in_flight' }), conflicts);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insertOnce' }), 4 + 1 + replays);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insert' }), 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('instrumentStorage() keeps a storage without insertOnce without it, so creates with a key stay refused', async () => {
+    const inner = createMemoryStorage();
+    const plain: PetStorage = { insert: (pet) => inner.insert(pet), get: (id) => inner.get(id), list: (query) => inner.list(query) };
+    assert.equal(instrumentStorage(plain, createMetrics(), 'plain').insertOnce, undefined);
+  });
+
   test('the server counts the answers it gives before the core, under operation none', async () => {
     const metrics = createMetrics();
     const server = await startTestServer({ metrics });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createPetstore, seedPets } from '../../../lib/index.js';
+import { createMemoryStorage, createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { PetStorage } from '../../../lib/index.js';
+import type { InsertOnceResult, PetStorage } from '../../../lib/index.js';
 import { EXAMPLE_PETS, refusedRequests } from '../../../server/openapi/examples.js';
 import type { RefusedRequest } from '../../../server/openapi/examples.js';
 import { createPostgresStorage } from '../../../lib/storage/postgres/index.js';
@@ -88,9 +88,12 @@ function baseRequest(operation: DocumentedOperation): ExampleRequest {
 function exampleRequest(operation: DocumentedOperation, key: string): ExampleRequest {
   let path = operation.path;
   const query: string[] = [];
+  const headers: Record<string, string> = { ...AUTH };
   for (const parameter of operation.parameters) {
     const value = parameter.examples?.[key]?.value;
-    if (parameter.in === 'path') {
+    if (parameter.in === 'header') {
+      if (value !== undefined) headers[parameter.name.toLowerCase()] = String(value);
+    } else if (parameter.in === 'path') {
       assert.ok(value !== undefined, `${operation.path}: the request example ${key} gives no ${parameter.name}`);
       path = path.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
     } else if (value !== undefined) {
@@ -100,8 +103,53 @@ function exampleRequest(operation: DocumentedOperation, key: string): ExampleReq
   const target = `/v1${path}${query.length === 0 ? '' : `?${query.join('&')}`}`;
   const body = operation.operation.requestBody?.content['application/json']?.examples?.[key];
   const method = operation.method.toUpperCase();
-  if (body === undefined) return { method, path: target, headers: { ...AUTH } };
-  return { method, path: target, headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body.value) };
+  if (body === undefined) return { method, path: target, headers };
+  return { method, path: target, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body.value) };
+}
+
+/** Sends two requests to one fresh seeded server, answering the second's reply: a repeat, or a reuse of the first's key. */
+function sendTwice(first: ExampleRequest, second: ExampleRequest): Promise<Reply> {
+  return withServer('seeded', async (server) => {
+    const reply = await call(server, first.method, first.path, { headers: first.headers, body: first.body ?? '' });
+    assert.equal(reply.status, 201, reply.text);
+    return call(server, second.method, second.path, { headers: second.headers, body: second.body ?? '' });
+  });
+}
+
+/** Sends a request twice to a seeded server whose storage holds the first create in flight, answering the second's reply. */
+async function sendWhileInFlight(request: ExampleRequest): Promise<Reply> {
+  const inner = createMemoryStorage();
+  let release = (): void => undefined;
+  let enter = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  const storage: PetStorage = {
+    insert: (pet) => inner.insert(pet),
+    get: (id) => inner.get(id),
+    list: (query) => inner.list(query),
+    async insertOnce(pet, idempotency): Promise<InsertOnceResult> {
+      enter();
+      await held;
+      return (inner.insertOnce as NonNullable<PetStorage['insertOnce']>)(pet, idempotency);
+    },
+  };
+  const server = await startTestServer({ store: createPetstore({ storage }) });
+  try {
+    await seedPets(server.store, EXAMPLE_PETS);
+    const first = call(server, request.method, request.path, { headers: request.headers, body: request.body ?? '' });
+    await entered;
+    const reply = await call(server, request.method, request.path, { headers: request.headers, body: request.body ?? '' });
+    release();
+    assert.equal((await first).status, 201);
+    return reply;
+  } finally {
+    release();
+    await server.close();
+  }
 }
 
 /** The request a refused request of the examples sends, below `/v1`. */
@@ -189,6 +237,14 @@ const OPERATION_PROVOKERS: Readonly<Record<string, Provoker>> = {
   unavailable: (operation) => send(baseRequest(operation), 'down'),
   storeFull: (operation) => send(baseRequest(operation), 'full'),
   abridged: (operation) => send(baseRequest(operation)),
+  malformedKey: (operation) => send({ ...baseRequest(operation), headers: { ...baseRequest(operation).headers, 'idempotency-key': '"8e03978e-40d5' } }),
+  replayed: (operation) => sendTwice(exampleRequest(operation, 'withKey'), exampleRequest(operation, 'withKey')),
+  keyReused: (operation) => {
+    const withKey = exampleRequest(operation, 'withKey');
+    return sendTwice(withKey, { ...baseRequest(operation), headers: { ...baseRequest(operation).headers, 'idempotency-key': withKey.headers['idempotency-key'] ?? '' } });
+  },
+  keyInFlight: (operation) => sendWhileInFlight(exampleRequest(operation, 'withKey')),
+  idempotencyUnsupported: (operation) => send(exampleRequest(operation, 'withKey'), 'broken'),
 };
 
 /** The answers no operation owns (`x-shared-responses`), by the key of their example. */
@@ -227,8 +283,8 @@ describe('the OpenAPI description\'s examples against the server', () => {
         replayed++;
       }
     }
-    // createPet's two bodies, listPets' three queries, getPet's two ids.
-    assert.equal(replayed, 7);
+    // createPet's three bodies, listPets' three queries, getPet's two ids.
+    assert.equal(replayed, 8);
   });
 
   test('the OpenAPI description\'s refused requests, described in the 400 answers\' examples, get the answer of their key', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createPetstore, PetstoreError } from '../../../lib/index.js';
+import { createMemoryStorage, createPetstore, PetstoreError } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
+import type { InsertOnceResult, PetStorage } from '../../../lib/index.js';
 import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
@@ -22,6 +23,40 @@ interface Servers {
   full: TestServer;
 }
 
+
+/** A create with an Idempotency-Key, sent to a fresh server whose storage holds it in flight while a second one is sent: the second's reply. */
+async function createWhileInFlight(): Promise<Reply> {
+  const inner = createMemoryStorage();
+  let release = (): void => undefined;
+  let enter = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  const storage: PetStorage = {
+    ...inner,
+    async insertOnce(pet, idempotency): Promise<InsertOnceResult> {
+      enter();
+      await held;
+      return (inner.insertOnce as NonNullable<PetStorage['insertOnce']>)(pet, idempotency);
+    },
+  };
+  const server = await startTestServer({ store: createPetstore({ storage }) });
+  const headers = { ...JSON_POST, 'idempotency-key': '"in-flight"' };
+  try {
+    const first = call(server, 'POST', '/v1/pets', { headers, body: NEW_PET });
+    await entered;
+    const reply = await call(server, 'POST', '/v1/pets', { headers, body: NEW_PET });
+    release();
+    await first;
+    return reply;
+  } finally {
+    release();
+    await server.close();
+  }
+}
 
 /** Sends a request without a Host header over a raw socket, as HTTP/1.1 allows no client to. */
 async function withoutHost(server: TestServer, method: string, path: string, auth = true): Promise<Reply> {
@@ -48,7 +83,14 @@ const PRODUCERS: Record<string, Record<string, Producer>> = {
     401: ({ healthy }) => call(healthy, 'POST', '/v1/pets', { headers: { authorization: 'Bearer wrong' }, body: NEW_PET }),
     413: ({ healthy }) => call(healthy, 'POST', '/v1/pets', { headers: JSON_POST, body: `{"name":"${'x'.repeat(DEFAULT_BODY_LIMIT)}","categoryId":1}` }),
     415: ({ healthy }) => call(healthy, 'POST', '/v1/pets', { headers: { ...AUTH, 'content-type': 'text/plain' }, body: NEW_PET }),
+    409: () => createWhileInFlight(),
+    422: async ({ healthy }) => {
+      const headers = { ...JSON_POST, 'idempotency-key': '"reused"' };
+      assert.equal((await call(healthy, 'POST', '/v1/pets', { headers, body: NEW_PET })).status, 201);
+      return call(healthy, 'POST', '/v1/pets', { headers, body: '{"name":"Other","categoryId":1}' });
+    },
     500: ({ broken }) => call(broken, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
+    501: ({ broken }) => call(broken, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'idempotency-key': '"k"' }, body: NEW_PET }),
     503: ({ down }) => call(down, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
     507: ({ full }) => call(full, 'POST', '/v1/pets', { headers: JSON_POST, body: NEW_PET }),
   },

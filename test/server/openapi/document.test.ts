@@ -163,7 +163,12 @@ describe('createOpenApiDocument()', () => {
         }
       }
     }
-    assert.deepEqual(codesOf(operation(document, '/pets', 'post').responses['400']), ['bad_request', 'invalid_json', 'validation_failed']);
+    assert.deepEqual(codesOf(operation(document, '/pets', 'post').responses['400']), ['bad_request', 'invalid_json', 'validation_failed', 'invalid_idempotency_key']);
+    assert.deepEqual(['409', '422', '501'].map((status) => codesOf(operation(document, '/pets', 'post').responses[status] ?? { description: '' })), [
+      ['idempotency_key_in_use'],
+      ['idempotency_key_reused'],
+      ['idempotency_unsupported'],
+    ]);
   });
 
   test('createOpenApiDocument() documents every code of ERROR_CODES somewhere', () => {

@@ -119,7 +119,8 @@ describe('createOpenApiDocument() examples', () => {
           checked++;
         }
       }
-      assert.equal(checked, 7, name);
+      // listPets' three queries, getPet's one id, createPet's two bodies and its body with an Idempotency-Key.
+      assert.equal(checked, 8, name);
     }
   });
 
@@ -174,8 +175,11 @@ describe('createOpenApiDocument() examples', () => {
     const document = createOpenApiDocument();
     const createPet = operationOf(document, '/pets', 'post');
     const requests = Object.keys(createPet.requestBody?.content['application/json']?.examples ?? {});
-    assert.deepEqual(requests, ['valid', 'withoutStatus']);
-    assert.deepEqual(Object.keys(bodyExamples(createPet.responses['201'])), ['valid', 'withoutStatus']);
+    assert.deepEqual(requests, ['valid', 'withoutStatus', 'withKey']);
+    assert.deepEqual(Object.keys(bodyExamples(createPet.responses['201'])), ['valid', 'withoutStatus', 'withKey', 'replayed']);
+    assert.deepEqual(bodyExamples(createPet.responses['201'])['replayed']?.value, bodyExamples(createPet.responses['201'])['withKey']?.value);
+    assert.deepEqual(Object.keys(createPet.responses['201']?.headers?.['Idempotent-Replayed']?.examples ?? {}), ['replayed']);
+    assert.deepEqual(createPet.parameters?.map((parameter) => [parameter.name, parameter.in, Object.keys(parameter.examples ?? {})]), [['Idempotency-Key', 'header', ['withKey']]]);
     const rejected = bodyExamples(createPet.responses['400']);
     for (const key of ['missingName', 'wrongStatus', 'severalProblems']) assert.equal(errorOf(rejected[key] ?? { summary: '', value: null }).code, 'validation_failed', key);
     assert.deepEqual(rejected['severalProblems']?.value, {
@@ -202,7 +206,7 @@ describe('createOpenApiDocument() examples', () => {
     }
     assert.equal(GET_PET_SUNSET, 'Thu, 05 Dec 2030 00:00:00 GMT');
     const created = operationOf(document, '/pets', 'post').responses['201']?.headers?.['Location']?.examples ?? {};
-    assert.deepEqual(Object.values(created).map((example) => example.value), ['/api/v1/pets/5', '/api/v1/pets/5']);
+    assert.deepEqual(Object.values(created).map((example) => example.value), ['/api/v1/pets/5', '/api/v1/pets/5', '/api/v1/pets/5', '/api/v1/pets/5']);
     const next = operationOf(document, '/pets', 'get').responses['200']?.headers?.['Link']?.examples ?? {};
     assert.deepEqual(Object.fromEntries(Object.entries(next).map(([key, example]) => [key, example.value])), {
       firstPage: '</api/v1/pets?limit=2&after=2>; rel="next"',

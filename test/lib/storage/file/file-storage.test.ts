@@ -6,9 +6,10 @@ import { MAX_SAFE_ID } from '../../../../lib/limits.js';
 import { createFileStorage } from '../../../../lib/storage/file/index.js';
 import type { FileStorage, FileStorageOptions } from '../../../../lib/storage/file/index.js';
 import { crc32 } from '../../../../lib/storage/file/crc32.js';
-import { encodeHeader, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE } from '../../../../lib/storage/file/journal-format.js';
+import { encodeHeader, encodeKeyedPetRecord, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_NAME_BYTES } from '../../../../lib/storage/file/journal-format.js';
+import { fingerprintNewPet } from '../../../../lib/idempotency.js';
 import { freezePet } from '../../../../lib/pet.js';
-import type { Pet, PetStorage } from '../../../../lib/index.js';
+import type { IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage } from '../../../../lib/index.js';
 import { runStorageContract } from '../../../../server/testing/index.js';
 import { fsError, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet, temporaryDirectory } from './fixtures.js';
 
@@ -263,7 +264,7 @@ describe('createFileStorage() recovery', () => {
     const cases: [string, Buffer, RegExp][] = [
       ['text', Buffer.from('name,categoryId\nRex,1\n'), /not a petstore data file/],
       ['short', Buffer.from('PETS'), /4 bytes long, shorter than the 16-byte journal header/],
-      ['version', Buffer.concat([otherVersion, petRecord(1)]), /format version 9, and this build reads only version 1/],
+      ['version', Buffer.concat([otherVersion, petRecord(1)]), /format version 9, and this build reads only versions 1 and 2/],
     ];
     for (const [name, content, pattern] of cases) {
       const path = join(directory, name);
@@ -630,5 +631,106 @@ describe('FileStorage close()', () => {
     operations.length = 0;
     await storage.close();
     assert.deepEqual(operations, ['close']);
+  });
+});
+
+/** The storage's insertOnce, which a file storage always has. */
+function insertOnceOf(storage: FileStorage): (pet: NewPet, idempotency: IdempotencyRecord) => Promise<InsertOnceResult> {
+  assert.ok(storage.insertOnce !== undefined, 'a file storage has insertOnce()');
+  return storage.insertOnce.bind(storage);
+}
+
+function keyed(pet: NewPet, key: string): IdempotencyRecord {
+  return { key, fingerprint: fingerprintNewPet(pet) };
+}
+
+async function versionOf(path: string): Promise<number> {
+  return (await readFile(path)).readUInt32LE(8);
+}
+
+describe('FileStorage idempotency keys', () => {
+  test('createFileStorage() reads a format version 1 journal and keeps its header until the first keyed record, which raises it to version 2 once', async () => {
+    const path = await journalPath();
+    await writeFile(path, Buffer.concat([encodeHeader(1), petRecord(1), petRecord(2)]));
+    const headerWrites: number[] = [];
+    const fileSystem = hookedFileSystem((operation, target, data) => {
+      if (operation === 'write' && target === path && data?.subarray(0, 8).toString('latin1') === 'PETSTORE') headerWrites.push(data.readUInt32LE(8));
+    });
+    const storage = await createFileStorage(path, { fileSystem, log: () => undefined });
+    assert.deepEqual(await allPets(storage), [{ ...freezePet(1, samplePet(1)) }, { ...freezePet(2, samplePet(2)) }]);
+    await storage.insert(samplePet(3));
+    assert.equal(await versionOf(path), 1, 'a create without a key leaves a version 1 journal readable by the build before');
+    const insertOnce = insertOnceOf(storage);
+    const pet = samplePet(4);
+    const results = await Promise.all([insertOnce(pet, keyed(pet, 'k1')), insertOnce(pet, keyed(pet, 'k2')), insertOnce(pet, keyed(pet, 'k1'))]);
+    assert.deepEqual(results.map((result) => [result.pet.id, result.isReplay]), [[4, false], [5, false], [4, true]]);
+    assert.deepEqual(headerWrites, [2], 'one header write, shared by the concurrent creates');
+    assert.equal(await versionOf(path), 2);
+    await storage.close();
+    const reopened = await createFileStorage(path, { log: () => undefined });
+    assert.deepEqual((await allPets(reopened)).map((stored) => stored.id), [1, 2, 3, 4, 5]);
+    assert.deepEqual({ ...(await insertOnceOf(reopened)(pet, keyed(pet, 'k2'))).pet }, { ...results[1]?.pet });
+    await reopened.close();
+  });
+
+  test('createFileStorage() replays a journal of plain, keyed and reservation records in order', async () => {
+    const path = await journalPath();
+    const pet = samplePet(2);
+    await writeJournal(path, [petRecord(1), encodeKeyedPetRecord(freezePet(2, pet), keyed(pet, 'k')), encodeReserveRecord(9), petRecord(10)]);
+    const storage = await createFileStorage(path, { log: () => undefined });
+    assert.deepEqual((await allPets(storage)).map((stored) => stored.id), [1, 2, 10]);
+    const replay = await insertOnceOf(storage)(pet, keyed(pet, 'k'));
+    assert.deepEqual({ id: replay.pet.id, isReplay: replay.isReplay, fingerprint: replay.fingerprint }, { id: 2, isReplay: true, fingerprint: fingerprintNewPet(pet) });
+    assert.equal((await insertOnceOf(storage)(pet, keyed(pet, 'other'))).pet.id, 11);
+    await storage.close();
+  });
+
+  test('insertOnce() answers `unavailable` when raising the header fails, and the next keyed create raises it', async () => {
+    const path = await journalPath();
+    await writeFile(path, Buffer.concat([encodeHeader(1), petRecord(1)]));
+    let isFailing = true;
+    const storage = await createFileStorage(path, {
+      log: () => undefined,
+      fileSystem: hookedFileSystem((operation, target, data) => {
+        if (isFailing && operation === 'write' && target === path && data?.length === HEADER_SIZE) throw fsError('EIO');
+      }),
+    });
+    const pet = samplePet(2);
+    await rejection(() => insertOnceOf(storage)(pet, keyed(pet, 'k')), 'unavailable', /raising data file .* to format version 2 failed: EIO/);
+    assert.equal(await versionOf(path), 1);
+    isFailing = false;
+    assert.deepEqual((await insertOnceOf(storage)(pet, keyed(pet, 'k'))).isReplay, false);
+    assert.equal(await versionOf(path), 2);
+    await storage.close();
+  });
+
+  test('insertOnce() lets a create waiting on a failed create of the same key try on its own', async () => {
+    const path = await journalPath();
+    let failures = 1;
+    const storage = await createFileStorage(path, {
+      log: () => undefined,
+      fileSystem: hookedFileSystem((operation, target, data) => {
+        if (failures > 0 && operation === 'write' && target === path && data !== undefined && data.length > HEADER_SIZE && data.length < 1000) {
+          failures--;
+          throw fsError('EIO');
+        }
+      }),
+    });
+    const pet = samplePet(1);
+    const [first, second] = await Promise.allSettled([insertOnceOf(storage)(pet, keyed(pet, 'k')), insertOnceOf(storage)(pet, keyed(pet, 'k'))]);
+    assert.equal(first.status, 'rejected');
+    assert.equal(second.status === 'fulfilled' && second.value.isReplay, false);
+    assert.equal((await allPets(storage)).length, 1);
+    await storage.close();
+  });
+
+  test('insertOnce() refuses a pet whose record with the key would not fit, without using up an id, and refuses once closed', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path, { log: () => undefined });
+    const pet: NewPet = { name: 'x'.repeat(MAX_NAME_BYTES - 100), categoryId: 1 };
+    await rejection(() => insertOnceOf(storage)(pet, keyed(pet, 'k')), 'validation_failed', /needs \d+ bytes, more than a record's 4096/);
+    assert.equal((await insertOnceOf(storage)(samplePet(1), keyed(samplePet(1), 'k'))).pet.id, 1);
+    await storage.close();
+    await rejection(() => insertOnceOf(storage)(samplePet(2), keyed(samplePet(2), 'k2')), 'unavailable', /the storage is closed/);
   });
 });

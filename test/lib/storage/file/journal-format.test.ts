@@ -3,10 +3,11 @@ import { describe, test } from 'node:test';
 import { MAX_SAFE_ID } from '../../../../lib/limits.js';
 import { crc32 } from '../../../../lib/storage/file/crc32.js';
 import {
-  decodeFrame, encodeHeader, encodePetRecord, encodeReserveRecord, FORMAT_VERSION, FRAME_HEADER_SIZE, HEADER_SIZE, headerProblem,
-  MAX_NAME_BYTES, MAX_PAYLOAD_SIZE, petRecordProblem,
+  decodeFrame, encodeHeader, encodeKeyedPetRecord, encodePetRecord, encodeReserveRecord, FORMAT_VERSION, FRAME_HEADER_SIZE, HEADER_SIZE, headerProblem,
+  headerVersion, keyedPetRecordProblem, KEYED_PET_RECORD, MAX_NAME_BYTES, MAX_PAYLOAD_SIZE, petRecordProblem, readPetFrame,
 } from '../../../../lib/storage/file/journal-format.js';
 import type { Frame } from '../../../../lib/storage/file/journal-format.js';
+import { fingerprintNewPet } from '../../../../lib/idempotency.js';
 import { freezePet } from '../../../../lib/pet.js';
 import type { NewPet, Pet, PetStatus } from '../../../../lib/index.js';
 
@@ -46,7 +47,7 @@ describe('journal header', () => {
 
   test('headerProblem() explains each way a header can be wrong', () => {
     const otherVersion = encodeHeader();
-    otherVersion.writeUInt32LE(2, 8);
+    otherVersion.writeUInt32LE(3, 8);
     otherVersion.writeUInt32LE(crc32(otherVersion.subarray(0, 12)), 12);
     const flipped = encodeHeader();
     flipped[9] = (flipped[9] as number) ^ 1;
@@ -55,9 +56,17 @@ describe('journal header', () => {
       [encodeHeader().subarray(0, 9), /9 bytes long/],
       [Buffer.from('{"id":1,"name":"not a journal"}'), /magic bytes `PETSTORE`: this is not a petstore data file/],
       [flipped, /fails its checksum/],
-      [otherVersion, /format version 2, and this build reads only version 1/],
+      [otherVersion, /format version 3, and this build reads only versions 1 and 2/],
     ];
     for (const [header, pattern] of cases) assert.match(headerProblem(header) ?? 'accepted', pattern);
+  });
+
+  test('headerProblem() accepts a version 1 header, which headerVersion() reports, and a new header is version 2', () => {
+    const old = encodeHeader(1);
+    assert.equal(headerProblem(old), undefined);
+    assert.equal(headerVersion(old), 1);
+    assert.equal(FORMAT_VERSION, 2);
+    assert.equal(headerVersion(encodeHeader()), 2);
   });
 });
 
@@ -155,5 +164,75 @@ describe('pet records', () => {
       const frame = encodePetRecord(freezePet(1, input) as Pet);
       assert.equal(frame[FRAME_HEADER_SIZE + 1], code);
     }
+  });
+});
+
+describe('keyed pet records', () => {
+  const key = '8e03978e-40d5-43e8-bc93-6894a57f9324';
+
+  test('encodeKeyedPetRecord() and decodeFrame() round-trip the pet with its key and fingerprint exactly', () => {
+    const pets: NewPet[] = [
+      { name: 'Rex', categoryId: 3, status: 'available' },
+      { name: 'Zoë 🐕 "quoted" \\ back\nline', categoryId: -MAX_SAFE_ID },
+      { name: '字'.repeat(256), categoryId: MAX_SAFE_ID, status: 'sold' },
+    ];
+    for (const [index, input] of pets.entries()) {
+      const pet = freezePet(index + 1, input);
+      const idempotency = { key: index === 1 ? '~'.repeat(255) : key, fingerprint: fingerprintNewPet(input) };
+      assert.equal(keyedPetRecordProblem(input, idempotency), undefined);
+      const frame = encodeKeyedPetRecord(pet, idempotency);
+      assert.equal(frame[FRAME_HEADER_SIZE], KEYED_PET_RECORD);
+      const decoded = expectKind(decodeFrame(frame, 0), 'pet');
+      assert.equal(decoded.size, frame.length);
+      assert.deepEqual({ ...decoded.pet }, { ...pet });
+      assert.deepEqual(Object.keys(decoded.pet), Object.keys(pet));
+      assert.ok(Object.isFrozen(decoded.pet));
+      assert.deepEqual(decoded.idempotency, idempotency);
+      assert.equal(readPetFrame(frame, 0), undefined, 'the fast path leaves keyed records to decodeFrame()');
+    }
+  });
+
+  test('a keyed record costs 21 fixed payload bytes plus the name, the key and the fingerprint', () => {
+    const input: NewPet = { name: 'Rex', categoryId: 3, status: 'available' };
+    const fingerprint = fingerprintNewPet(input);
+    const plain = encodePetRecord(freezePet(1, input)).length;
+    const keyed = encodeKeyedPetRecord(freezePet(1, input), { key, fingerprint }).length;
+    assert.equal(plain, FRAME_HEADER_SIZE + 18 + 3);
+    assert.equal(keyed, FRAME_HEADER_SIZE + 21 + 3 + key.length + fingerprint.length);
+    assert.deepEqual([plain, keyed], [29, 118]);
+  });
+
+  test('keyedPetRecordProblem() names a key or fingerprint a record cannot hold', () => {
+    const pet: NewPet = { name: 'Rex', categoryId: 1 };
+    const cases: [unknown, unknown, RegExp][] = [
+      ['', 'f', /idempotency key must be 1 to 255 printable ASCII characters/],
+      ['x'.repeat(256), 'f', /idempotency key must be/],
+      ['ü', 'f', /idempotency key must be/],
+      ['tab\t', 'f', /idempotency key must be/],
+      [7, 'f', /idempotency key must be/],
+      ['k', 'lone \ud800', /fingerprint must be a well-formed Unicode string/],
+      ['k', 7, /fingerprint must be a well-formed/],
+      ['k', 'x'.repeat(MAX_PAYLOAD_SIZE), /needs 4121 bytes, more than a record's 4096/],
+    ];
+    for (const [key, fingerprint, pattern] of cases) {
+      assert.match(keyedPetRecordProblem(pet, { key, fingerprint } as { key: string; fingerprint: string }) ?? 'accepted', pattern);
+    }
+  });
+
+  test('decodeFrame() reports a keyed record whose lengths do not fit its payload as invalid', () => {
+    const frame = encodeKeyedPetRecord(freezePet(1, { name: 'Rex', categoryId: 1 }), { key: 'k', fingerprint: '' });
+    const payload = Buffer.from(frame.subarray(FRAME_HEADER_SIZE));
+    const tooLongName = Buffer.from(payload);
+    tooLongName.writeUInt16LE(500, 18);
+    const noKey = Buffer.from(payload);
+    noKey[20] = 0;
+    const badId = Buffer.from(payload);
+    badId.writeDoubleLE(0, 2);
+    const cases: [Buffer, RegExp][] = [
+      [tooLongName, /name and key lengths 500 and 1 do not fit a 25-byte payload/],
+      [noKey, /name and key lengths 3 and 0 do not fit/],
+      [badId, /id 0 is not a positive safe integer/],
+    ];
+    for (const [bytes, pattern] of cases) assert.match(expectKind(decodeFrame(frameOf(bytes), 0), 'invalid').reason, pattern);
   });
 });

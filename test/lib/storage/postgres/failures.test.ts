@@ -57,6 +57,12 @@ test('databaseFailure() warns that a pet may be stored only when the connection 
   }
 });
 
+test('databaseFailure() tells a create with an idempotency key cut off mid-insert to repeat it with the same key', () => {
+  const failure = databaseFailure(errorWithCode('ECONNRESET'), 'store the pet with its idempotency key');
+  assert.ok(failure instanceof PetstoreError);
+  assert.match(failure.message, /^Cannot store the pet with its idempotency key: .*The pet may have been stored before the connection broke; repeat the create with the same idempotency key to receive it\.$/);
+});
+
 test('databaseFailure() turns other SQLSTATEs into `internal_error` that keeps the database message for the log', () => {
   const cause = errorWithCode('42P01', 'relation "pets" does not exist');
   const failure = databaseFailure(cause, 'read the pet');

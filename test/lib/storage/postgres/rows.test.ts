@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../../lib/index.js';
-import { integerFromDatabase, petFromRow } from '../../../../lib/storage/postgres/rows.js';
+import { integerFromDatabase, keyedPetFromRow, petFromRow } from '../../../../lib/storage/postgres/rows.js';
 
 function isDefect(pattern: RegExp): (error: unknown) => boolean {
   return (error) => error instanceof PetstoreError && error.code === 'internal_error' && pattern.test(error.message);
@@ -58,4 +58,15 @@ test('petFromRow() refuses rows that break the schema', () => {
     [{ id: '1', name: 'Rex', category_id: '1' }, /`status` holds undefined/],
   ];
   for (const [row, pattern] of cases) assert.throws(() => petFromRow(row), isDefect(pattern), `refuses ${JSON.stringify(row)}`);
+});
+
+test('keyedPetFromRow() gives the pet and the fingerprint stored with its key, and refuses a row without a fingerprint', () => {
+  const row = { id: '7', name: 'Rex', category_id: '1', status: null, idempotency_fingerprint: '{"categoryId":1,"name":"Rex"}' };
+  assert.deepEqual(keyedPetFromRow(row), { pet: { id: 7, name: 'Rex', categoryId: 1 }, fingerprint: '{"categoryId":1,"name":"Rex"}' });
+  for (const [fingerprint, shown] of [[null, 'NULL'], [undefined, 'undefined'], [5, 'number']] as const) {
+    assert.throws(
+      () => keyedPetFromRow({ ...row, idempotency_fingerprint: fingerprint }),
+      (error: unknown) => error instanceof PetstoreError && error.code === 'internal_error' && error.message.includes(`\`idempotency_fingerprint\` of pet 7 holds ${shown}`),
+    );
+  }
 });

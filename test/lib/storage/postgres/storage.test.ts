@@ -102,6 +102,24 @@ describe('createPostgresStorage() without a database', () => {
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('Robert') && !text.includes('sold'), text);
   });
 
+  test('insertOnce() of a PostgreSQL storage sends the key and fingerprint as parameters, reads the key\'s row when the insert did nothing, and calls a missing row a defect', async () => {
+    const seen: [string, unknown[]][] = [];
+    let rowOfKey: unknown[] = [{ id: '3', name: 'Rex', category_id: '1', status: null, idempotency_fingerprint: 'f' }];
+    const query: PostgresQuery = async (text, values) => {
+      seen.push([text, values]);
+      if (text.includes('server_encoding')) return { rows: [{ encoding: 'UTF8' }] };
+      return { rows: text.includes('WHERE idempotency_key = $1') ? rowOfKey : [] };
+    };
+    const storage = await createPostgresStorage({ query, table: 'pets' });
+    assert.ok(storage.insertOnce !== undefined);
+    const replay = await storage.insertOnce({ name: 'Rex', categoryId: 1 }, { key: "k'); DROP TABLE pets;--", fingerprint: 'f' });
+    assert.deepEqual({ ...replay, pet: { ...replay.pet } }, { pet: { id: 3, name: 'Rex', categoryId: 1 }, fingerprint: 'f', isReplay: true });
+    assert.deepEqual(seen.slice(3).map(([, values]) => values), [['"pets"', 'Rex', 1, null, "k'); DROP TABLE pets;--", 'f'], ["k'); DROP TABLE pets;--"]]);
+    for (const [text] of seen.slice(3)) assert.ok(!text.includes('DROP'), text);
+    rowOfKey = [];
+    await rejection(() => storage.insertOnce?.({ name: 'Rex', categoryId: 1 }, { key: 'k', fingerprint: 'f' }) ?? Promise.resolve(), 'internal_error', /the unique index holds the idempotency key, but no row has it/);
+  });
+
   test('checkReady() of a PostgreSQL storage resolves when its probe of the table answers, and sends only that probe', async () => {
     const query = scriptedQuery([UTF8, NONE, NONE, NONE]);
     const storage = await createPostgresStorage({ query, table: 'shop.pets' });
@@ -197,9 +215,12 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
       { column_name: 'name', data_type: 'text', is_nullable: 'NO', is_identity: 'NO', identity_generation: null, identity_maximum: null },
       { column_name: 'category_id', data_type: 'bigint', is_nullable: 'NO', is_identity: 'NO', identity_generation: null, identity_maximum: null },
       { column_name: 'status', data_type: 'text', is_nullable: 'YES', is_identity: 'NO', identity_generation: null, identity_maximum: null },
+      { column_name: 'idempotency_key', data_type: 'text', is_nullable: 'YES', is_identity: 'NO', identity_generation: null, identity_maximum: null },
+      { column_name: 'idempotency_fingerprint', data_type: 'text', is_nullable: 'YES', is_identity: 'NO', identity_generation: null, identity_maximum: null },
     ]);
     const indexes = await admin.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'shop' ORDER BY indexname");
     assert.deepEqual(indexes.rows, [
+      { indexname: 'pets_idem_key_idx', indexdef: 'CREATE UNIQUE INDEX pets_idem_key_idx ON shop.pets USING btree (idempotency_key) WHERE (idempotency_key IS NOT NULL)' },
       { indexname: 'pets_pkey', indexdef: 'CREATE UNIQUE INDEX pets_pkey ON shop.pets USING btree (id)' },
       { indexname: 'pets_status_id_idx', indexdef: 'CREATE INDEX pets_status_id_idx ON shop.pets USING btree (status, id)' },
     ]);
@@ -212,6 +233,50 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     ]);
     await assert.rejects(admin.query("INSERT INTO shop.pets (name, category_id, status) VALUES ('x', 1, 'lost')"), /violates check constraint/);
     await storage.close?.();
+  });
+
+  test('createPostgresStorage() adds the idempotency columns and index to a table made before them, keeping its pets', async () => {
+    const admin = pool(1);
+    const table = freshTable();
+    await admin.query(`CREATE TABLE "${table}" (
+      id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE ${MAX} CACHE 1) PRIMARY KEY,
+      name text NOT NULL,
+      category_id bigint NOT NULL,
+      status text
+    )`);
+    await admin.query(`INSERT INTO "${table}" (name, category_id, status) VALUES ('Old', 1, 'sold')`);
+    const storage = await open(table);
+    assert.ok(storage.insertOnce !== undefined);
+    assert.deepEqual(await storage.list({ status: undefined, after: 0, limit: 10 }), [{ id: 1, name: 'Old', categoryId: 1, status: 'sold' }]);
+    const pet = { name: 'New', categoryId: 2 };
+    const first = await storage.insertOnce(pet, { key: 'k', fingerprint: 'f' });
+    assert.deepEqual({ ...first, pet: { ...first.pet } }, { pet: { id: 2, ...pet }, fingerprint: 'f', isReplay: false });
+    const again = await storage.insertOnce(pet, { key: 'k', fingerprint: 'other' });
+    assert.deepEqual({ ...again, pet: { ...again.pet } }, { pet: { id: 2, ...pet }, fingerprint: 'f', isReplay: true });
+    const stored = await admin.query(`SELECT id, idempotency_key, idempotency_fingerprint FROM "${table}" ORDER BY id`);
+    assert.deepEqual(stored.rows, [{ id: '1', idempotency_key: null, idempotency_fingerprint: null }, { id: '2', idempotency_key: 'k', idempotency_fingerprint: 'f' }]);
+    await storage.close?.();
+    const reopened = await open(table);
+    assert.equal((await reopened.insertOnce?.(pet, { key: 'k', fingerprint: 'f' }))?.isReplay, true, 'a second start finds the columns and changes nothing');
+    await reopened.close?.();
+  });
+
+  test('two pools on one PostgreSQL table given the same idempotency key at once store one pet', async () => {
+    const table = freshTable();
+    const storages = await Promise.all(Array.from({ length: 4 }, () => open(table, 3)));
+    // A pause between the insert and its commit, so the creates overlap in the database as on busy servers.
+    const admin = pool(1);
+    await admin.query("CREATE OR REPLACE FUNCTION delay_keyed_insert() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN PERFORM pg_sleep(0.02); RETURN NEW; END'");
+    await admin.query(`CREATE TRIGGER delay_keyed_insert BEFORE INSERT ON "${table}" FOR EACH ROW EXECUTE FUNCTION delay_keyed_insert()`);
+    const pet = { name: 'Once', categoryId: 7, status: 'available' as const };
+    const results = await Promise.all(storages.flatMap((storage) => Array.from({ length: 3 }, () => {
+      assert.ok(storage.insertOnce !== undefined);
+      return storage.insertOnce(pet, { key: 'same-key', fingerprint: 'same' });
+    })));
+    assert.equal(results.filter((result) => !result.isReplay).length, 1, 'one create stored the pet');
+    assert.equal(new Set(results.map((result) => result.pet.id)).size, 1, 'every create answered the same pet');
+    assert.deepEqual((await admin.query(`SELECT count(*)::integer AS count FROM "${table}"`)).rows, [{ count: 1 }]);
+    await Promise.all(storages.map((storage) => storage.close?.()));
   });
 
   test('createPostgresStorage() lists by status through the (status, id) index', async () => {

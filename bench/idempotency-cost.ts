@@ -1,0 +1,179 @@
+/**
+ * What each remembered idempotency key costs (issue 20), measured rather than estimated: heap bytes
+ * per key in the memory and file storages, journal bytes per keyed record, and the PostgreSQL
+ * table and unique index per keyed row. Each figure is the difference between a storage filled with
+ * pets created with a key and one filled with the same pets created without one, in the same run.
+ *
+ *   node --expose-gc --import tsx bench/idempotency-cost.ts [--pets 100000]
+ *
+ * Keys are `crypto.randomUUID()` strings (36 characters), as the typed client makes them; pets have
+ * 10-character names, a category and a status, as in the other benchmarks. The PostgreSQL part needs
+ * the server binaries and starts a throwaway cluster; without them it is left out, saying so.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createMemoryStorage, createPetstore } from '../lib/index.js';
+import type { NewPet, PetStorage } from '../lib/index.js';
+import { createFileStorage } from '../lib/storage/file/index.js';
+import { createPostgresStorage } from '../lib/storage/postgres/index.js';
+import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+
+/** The pet of index `index`: a 10-character name, as the heap target of the in-process benchmark assumes. */
+function petOf(index: number): NewPet {
+  return { name: `pet-${String(index % 1_000_000).padStart(6, '0')}`, categoryId: index % 50, status: STATUSES[index % 3] as (typeof STATUSES)[number] };
+}
+
+function collectGarbage(): void {
+  const gc: unknown = Reflect.get(globalThis, 'gc');
+  if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+}
+
+/**
+ * Fills a storage through the engine with `count` pets, each with a fresh key when `isKeyed`, in
+ * batches so a file storage group-commits them. Through the engine, as a server or an embedder
+ * creates: its key check also leaves the key one flat string, where `randomUUID()` builds it from
+ * pieces (a string of pieces kept as it is would cost some 400 bytes more per key).
+ */
+async function fill(storage: PetStorage, count: number, isKeyed: boolean): Promise<void> {
+  const store = createPetstore({ storage });
+  for (let start = 0; start < count; start += 1000) {
+    const batch: Promise<unknown>[] = [];
+    for (let index = start; index < Math.min(count, start + 1000); index++) {
+      batch.push(store.createPet(petOf(index), isKeyed ? { idempotencyKey: randomUUID() } : {}));
+    }
+    await Promise.all(batch);
+  }
+}
+
+/** Heap bytes per pet of a storage made by `make` and filled with `count` pets, after full collections; the storage stays reachable until measured. */
+async function heapPerPet(make: () => Promise<PetStorage>, count: number, isKeyed: boolean): Promise<{ heap: number; storage: PetStorage }> {
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  const storage = await make();
+  await fill(storage, count, isKeyed);
+  collectGarbage();
+  const after = process.memoryUsage().heapUsed;
+  if ((await storage.list({ status: undefined, after: 0, limit: 1 })).length !== 1) throw new Error('the storage is empty');
+  return { heap: (after - before) / count, storage };
+}
+
+interface StorageCost {
+  storage: string;
+  plainHeap: number;
+  keyedHeap: number;
+  plainBytes?: number;
+  keyedBytes?: number;
+}
+
+async function memoryCost(count: number): Promise<StorageCost> {
+  const plain = await heapPerPet(async () => createMemoryStorage(), count, false);
+  const plainHeap = plain.heap;
+  const keyed = await heapPerPet(async () => createMemoryStorage(), count, true);
+  return { storage: 'memory', plainHeap, keyedHeap: keyed.heap };
+}
+
+async function fileCost(count: number): Promise<StorageCost> {
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-idempotency-cost-'));
+  try {
+    const measured: { heap: number; bytes: number }[] = [];
+    for (const isKeyed of [false, true]) {
+      const path = join(directory, `${isKeyed ? 'keyed' : 'plain'}.journal`);
+      // `write` durability: the journal's bytes are the same, without a sync per batch.
+      const { heap, storage } = await heapPerPet(() => createFileStorage(path, { durability: 'write', log: () => undefined }), count, isKeyed);
+      await storage.close?.();
+      // The 16-byte header is paid once per journal, not per record.
+      measured.push({ heap, bytes: ((await stat(path)).size - 16) / count });
+    }
+    const [plain, keyed] = measured as [{ heap: number; bytes: number }, { heap: number; bytes: number }];
+    return { storage: 'file', plainHeap: plain.heap, keyedHeap: keyed.heap, plainBytes: plain.bytes, keyedBytes: keyed.bytes };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+interface PostgresCost {
+  version: string;
+  plainTable: number;
+  keyedTable: number;
+  keyIndex: number;
+  emptyKeyIndex: number;
+}
+
+/**
+ * Table and key-index bytes per row in PostgreSQL, for rows created with and without a key. Rows are
+ * written by one INSERT … SELECT each (as many single creates would leave them, without dead rows),
+ * with the key and fingerprint the storage writes, then VACUUM ANALYZE settles the sizes.
+ */
+async function postgresCost(count: number): Promise<PostgresCost | string> {
+  const binaries = await findPostgresBinaries();
+  if (binaries === undefined) return 'PostgreSQL server binaries not found: the PostgreSQL figures are left out';
+  const cluster = await startPostgresCluster(binaries);
+  const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
+  try {
+    const sizes: Record<'plain' | 'keyed', { table: number; keyIndex: number }> = { plain: { table: 0, keyIndex: 0 }, keyed: { table: 0, keyIndex: 0 } };
+    for (const kind of ['plain', 'keyed'] as const) {
+      const table = `pets_${kind}`;
+      await createPostgresStorage({ query: pool.query.bind(pool), table });
+      const key = kind === 'keyed' ? 'gen_random_uuid()::text' : 'NULL';
+      // The fingerprint as fingerprintNewPet writes it: canonical JSON of the NewPet.
+      const fingerprint = kind === 'keyed'
+        ? `'{"categoryId":' || (i % 50) || ',"name":"pet-' || lpad((i % 1000000)::text, 6, '0') || '","status":"' || (ARRAY['available','pending','sold'])[i % 3 + 1] || '"}'`
+        : 'NULL';
+      await pool.query(`INSERT INTO ${table} (name, category_id, status, idempotency_key, idempotency_fingerprint)
+        SELECT 'pet-' || lpad((i % 1000000)::text, 6, '0'), i % 50, (ARRAY['available','pending','sold'])[i % 3 + 1], ${key}, ${fingerprint}
+        FROM generate_series(0, $1::integer - 1) AS i`, [count]);
+      await pool.query(`VACUUM ANALYZE ${table}`);
+      const { rows } = await pool.query(`SELECT pg_relation_size('${table}') AS table, pg_relation_size('${table}_idem_key_idx') AS key_index`);
+      const row = rows[0] as { table: string; key_index: string };
+      sizes[kind] = { table: Number(row.table), keyIndex: Number(row.key_index) };
+    }
+    return {
+      version: cluster.version,
+      plainTable: sizes.plain.table / count,
+      keyedTable: sizes.keyed.table / count,
+      keyIndex: sizes.keyed.keyIndex / count,
+      emptyKeyIndex: sizes.plain.keyIndex,
+    };
+  } finally {
+    await pool.end();
+    await cluster.stop();
+  }
+}
+
+function bytes(value: number | undefined): string {
+  return value === undefined ? '–' : value.toFixed(1);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { pets: { type: 'string', default: '100000' } } });
+  const count = Number(values.pets);
+  if (!(Number.isSafeInteger(count) && count >= 1000)) throw new Error(`--pets needs an integer of at least 1000, not ${JSON.stringify(values.pets)}`);
+  const lines = [`Cost of a remembered idempotency key, ${count} pets with 10-character names and 36-character UUID keys; Node ${process.version}.`, ''];
+  lines.push('| storage | heap bytes per pet without a key | with a key | heap bytes per key | journal bytes per record without a key | with a key | journal bytes per key |', '|---|---:|---:|---:|---:|---:|---:|');
+  for (const cost of [await memoryCost(count), await fileCost(count)]) {
+    const perKey = cost.plainBytes === undefined || cost.keyedBytes === undefined ? undefined : cost.keyedBytes - cost.plainBytes;
+    lines.push(`| ${cost.storage} | ${bytes(cost.plainHeap)} | ${bytes(cost.keyedHeap)} | **${bytes(cost.keyedHeap - cost.plainHeap)}** | ${bytes(cost.plainBytes)} | ${bytes(cost.keyedBytes)} | ${perKey === undefined ? '–' : `**${bytes(perKey)}**`} |`);
+  }
+  const postgres = await postgresCost(count);
+  lines.push('');
+  if (typeof postgres === 'string') {
+    lines.push(postgres);
+  } else {
+    lines.push(`PostgreSQL ${postgres.version}, after VACUUM ANALYZE: table bytes per row ${bytes(postgres.plainTable)} without a key, ${bytes(postgres.keyedTable)} with one (**${bytes(postgres.keyedTable - postgres.plainTable)}** per key); `
+      + `the partial unique index of keys **${bytes(postgres.keyIndex)}** bytes per keyed row, and ${postgres.emptyKeyIndex} bytes in all for a table whose pets have no key.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`idempotency-cost: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

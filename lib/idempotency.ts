@@ -1,0 +1,63 @@
+import { PetstoreError } from './errors.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './limits.js';
+import type { NewPet } from './pet.js';
+
+/**
+ * The fingerprint of a create [draft-ietf-httpapi-idempotency-key-header-07 §2.4]: the validated
+ * NewPet in canonical JSON (RFC 8785: members sorted by name, no white space), so the key order and
+ * spacing of the body a client sent never make a retry look like another request.
+ */
+export function fingerprintNewPet(pet: NewPet): string {
+  const canonical = { categoryId: pet.categoryId, name: pet.name, ...(pet.status === undefined ? {} : { status: pet.status }) };
+  return JSON.stringify(canonical);
+}
+
+/** Whether every character of `key` is printable ASCII (0x20–0x7E), the characters a Structured Field String holds [RFC 8941 §3.3.3]. */
+function isPrintableAscii(key: string): boolean {
+  for (let index = 0; index < key.length; index++) {
+    const unit = key.charCodeAt(index);
+    if (unit < 0x20 || unit > 0x7e) return false;
+  }
+  return true;
+}
+
+/**
+ * Checks an idempotency key given to the engine: 1 to MAX_IDEMPOTENCY_KEY_LENGTH printable ASCII
+ * characters, the same keys the HTTP header can carry; anything else is an `invalid_idempotency_key` PetstoreError.
+ */
+export function validateIdempotencyKey(key: unknown): string {
+  const expected = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, such as a UUID`;
+  if (typeof key !== 'string') throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be a string of ${expected}, not ${key === null ? 'null' : typeof key}`);
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !isPrintableAscii(key)) {
+    const found = key.length === 0 ? 'it is empty' : key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `it has ${key.length}` : 'it has a character outside 0x20–0x7E';
+    throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be ${expected} (${found})`);
+  }
+  return key;
+}
+
+/** Seconds a client is asked to wait before repeating a create whose key is still in flight: the smallest whole number of seconds HTTP can ask for [RFC 9110 §10.2.3]. */
+export const IN_FLIGHT_RETRY_AFTER = 1;
+
+/** The refusal of a create with a key on a storage that cannot keep keys (no insertOnce): a 501, rather than a silent duplicate on retry. */
+export function idempotencyUnsupportedError(): PetstoreError {
+  return new PetstoreError(
+    'idempotency_unsupported',
+    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without an idempotency key (a retry may then store a second pet), or configure a storage that has insertOnce()',
+  );
+}
+
+/** The 409 of a create whose key is still in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; the HTTP layer adds how long to wait (IN_FLIGHT_RETRY_AFTER). */
+export function keyInFlightError(): PetstoreError {
+  return new PetstoreError(
+    'idempotency_key_in_use',
+    `Cannot create pet: a create with this idempotency key is still in progress; repeat the request after ${IN_FLIGHT_RETRY_AFTER} second to receive its pet`,
+  );
+}
+
+/** The 422 of a key already used for another pet [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; `id` is the pet the key holds. */
+export function keyReusedError(id: number): PetstoreError {
+  return new PetstoreError(
+    'idempotency_key_reused',
+    `Cannot create pet: this idempotency key was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
+  );
+}
