@@ -7,6 +7,7 @@ import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 import type { InjectResponse } from '../../../server/testing/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
+import { citedSectionsHtml } from '../../../server/reference/html.js';
 import { API_KEY, AUTH } from '../../support/http.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -94,5 +95,9 @@ describe('the interface\'s text at GET {basePath}/docs/interface', () => {
       assert.deepEqual(linked.map(([, anchor]) => anchor), (plain.match(/\d+(?:\.\d+)?/g) ?? []).map((number) => `spec-${number}`), sections);
       for (const [, anchor] of linked) assert.ok(ids.has(anchor), anchor);
     }
+  });
+
+  test('citedSectionsHtml() links each number that names a section of the interface, and leaves any other as text', () => {
+    assert.equal(citedSectionsHtml('4.1, 12, 1–9'), '<a href="docs/interface#spec-4.1">4.1</a>, 12, <a href="docs/interface#spec-1">1</a>–<a href="docs/interface#spec-9">9</a>');
   });
 });
