@@ -1,5 +1,5 @@
 // Writes docs/images/reference.png, the README's picture of the reference page: the listPets console
-// with a live answer, in Debian's Chromium. Run with `npm run screenshot` after changing the page.
+// with a live answer under the key field, in Debian's Chromium. Run with `npm run screenshot` after changing the page.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createPetstore, seedPets } from '../lib/index.js';
@@ -32,8 +32,11 @@ try {
   const form = 'form.try[data-operation="listPets"]';
   await page.fill(`${form} [name="limit"]`, '2');
   await page.selectOption(`${form} select[name="status"]`, 'available');
-  await page.click(`${form} button[type="submit"]`);
-  await page.locator('.result[data-operation="listPets"]:not([aria-busy]) .follow-next').waitFor();
+  // Twice: the first answer's time includes the server's first-request work, which a reader would not see again.
+  for (let send = 0; send < 2; send++) {
+    await page.click(`${form} button[type="submit"]`);
+    await page.locator('.result[data-operation="listPets"]:not([aria-busy]) .follow-next').waitFor();
+  }
   // The console's heading at the top of the screen: the form, then the answer with its Link and Next page.
   await page.evaluate('document.getElementById("listPets-try").scrollIntoView({ block: "start" })');
   await page.mouse.move(0, 0);

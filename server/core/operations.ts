@@ -1,6 +1,7 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError, validateNewPet } from '../../lib/index.js';
 import type { HeaderList, Petstore } from '../../lib/index.js';
 import { createOpenApiDocument } from '../openapi/index.js';
+import { renderInterfacePage } from '../reference/interface-page.js';
 import { renderReferencePage } from '../reference/page.js';
 import { readJsonBody } from './body.js';
 import { createNegotiatedRepresentation } from './compression.js';
@@ -46,6 +47,7 @@ interface Operations {
   readonly pages: PageJsonCache;
   readonly openApi: () => NegotiatedRepresentation;
   readonly referencePage: () => NegotiatedRepresentation;
+  readonly interfacePage: () => NegotiatedRepresentation;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -119,6 +121,10 @@ function operationsOf(context: OperationsContext): Operations {
       const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit });
       return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
     }),
+    interfacePage: once(() => {
+      const { html, contentSecurityPolicy } = renderInterfacePage();
+      return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
+    }),
   };
 }
 
@@ -136,5 +142,6 @@ export function createOperations(context: OperationsContext): Record<OperationNa
     },
     getOpenApiDescription: { run: (call) => operations.openApi().respond(call.request.headers) },
     getReferencePage: { run: (call) => operations.referencePage().respond(call.request.headers) },
+    getInterfaceText: { run: (call) => operations.interfacePage().respond(call.request.headers) },
   };
 }

@@ -1,5 +1,5 @@
-/** The operations a route of the interface can run: the spec's three [spec 4], its description and the reference page. */
-export type OperationName = 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'getReferencePage';
+/** The operations a route of the interface can run: the spec's three [spec 4], its description, the reference page and the interface's text. */
+export type OperationName = 'listPets' | 'createPet' | 'getPet' | 'getOpenApiDescription' | 'getReferencePage' | 'getInterfaceText';
 
 /** The request methods a route maps to operations; HEAD runs the GET operation without a body [RFC 9110 §9.3.2]. */
 export type RouteMethod = 'GET' | 'POST';
@@ -26,6 +26,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/openapi.json', operations: { GET: 'getOpenApiDescription' }, isPublic: true },
   // The reference page, generated from that description: public too, and outside it.
   { path: '/docs', operations: { GET: 'getReferencePage' }, isPublic: true, isDescribed: false },
+  // The interface's own text, which the page's citations (`[spec 4.1]`) link to: public and outside the description too.
+  { path: '/docs/interface', operations: { GET: 'getInterfaceText' }, isPublic: true, isDescribed: false },
 ];
 
 /** The methods a route answers, as sent in `Allow` [RFC 9110 §10.2.1]: its own, HEAD wherever GET is, and OPTIONS. */

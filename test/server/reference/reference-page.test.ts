@@ -13,7 +13,7 @@ import { inject } from '../../../server/testing/index.js';
 import type { InjectResponse } from '../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
 import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
-import type { OpenApiMediaType } from '../../../server/openapi/types.js';
+import type { OpenApiMediaType, OpenApiParameter } from '../../../server/openapi/types.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY] };
@@ -214,8 +214,9 @@ describe('what the reference page shows', () => {
     assert.ok(page.includes('<link rel="icon" href="data:,">'));
     assert.ok(page.includes('<label for="api-key">API key</label>'));
     assert.match(page, /<input id="api-key" type="password" autocomplete="off"/);
-    assert.match(elementById(page, 'section', 'authentication'), /<form class="key">\n<label for="api-key">API key<\/label>\n<input id="api-key" [^>]*>\n<p [^>]*>[^\n]*<\/p>\n<\/form>/, 'the key field in a form of its own, without an action');
-    const fields: Record<string, string[]> = { listPets: ['limit', 'status', 'after'], createPet: ['body'], getPet: ['petId'] };
+    assert.match(page, /<main id="main">\n<form class="key" id="key-bar" aria-label="Your API key">\n<label for="api-key">API key<\/label>\n<input id="api-key" [^>]*>\n<p [^>]*>[^\n]*<\/p>\n<\/form>/, 'the key field first in the main column, in a form of its own without an action');
+    const fields: Record<string, string[]> = { listPets: ['limit', 'status', 'after'], createPet: ['Idempotency-Key', 'body'], getPet: ['petId'] };
+    const actions: Record<string, string> = { createPet: ' <button type="button" class="secondary reset-body" data-field="createPet-body">Reset the body to the example</button>' };
     for (const [operationId] of OPERATIONS) {
       const section = elementById(page, 'section', operationId);
       const form = elementById(section.replace(/<form class="try"/, `<form id="form-${operationId}" class="try"`), 'form', `form-${operationId}`);
@@ -223,11 +224,41 @@ describe('what the reference page shows', () => {
       const names = [...form.matchAll(/<(?:input|select|textarea)[^>]* name="([^"]+)"/g)].map(([, name]) => name);
       assert.deepEqual(names, fields[operationId]);
       for (const [, id] of form.matchAll(/<(?:input|select|textarea) id="([^"]+)"/g)) assert.ok(form.includes(`<label for="${id}">`), `a label for ${id}`);
-      assert.match(form, /<button type="submit">Send<\/button><\/div><\/form>$/);
+      assert.ok(form.endsWith(`<button type="submit">Send</button>${actions[operationId] ?? ''}</div></form>`), form.slice(-200));
       assert.match(section.slice(section.indexOf('</form>')), new RegExp(`^</form><div class="result" data-operation="${operationId}" aria-live="polite">`));
     }
     assert.match(elementById(page, 'section', 'listPets'), /<select id="listPets-status" name="status" data-in="query"><option value="">\(not sent\)<\/option><option>available<\/option>/);
     assert.match(elementById(page, 'section', 'getPet'), /<input id="getPet-petId" name="petId" type="text" data-in="path" inputmode="numeric"[^>]* required/);
+  });
+
+  test('the reference page starts with what a learner can do and how to get a key, and keeps the server\'s rules (order of checks, X-Request-Id, 431, 417) for later', async () => {
+    const page = await servedPage();
+    const overview = textOf(elementById(page, 'section', 'overview'));
+    for (const [, method, path] of OPERATIONS) assert.ok(overview.includes(`${method} ${path}`), path);
+    assert.match(overview, /Get a key[\s\S]*PETSTORE_API_KEYS[\s\S]*development key for this run only/);
+    const printed = /No PETSTORE_API_KEYS[^:]*: development key for this run only: /.exec(overview)?.[0] ?? '';
+    assert.ok(printed !== '' && (await readFile(resolve(ROOT, 'cli', 'serve.ts'), 'utf8')).includes(printed), 'the page quotes the line the server prints');
+    assert.doesNotMatch(overview, /X-Request-Id|431|417|components\.responses|order/);
+    const rules = elementById(page, 'section', 'server-rules');
+    assert.ok(textOf(rules).includes('Checks run in this order') && textOf(rules).includes('431'));
+    const order = ['id="key-bar"', 'id="overview"', 'id="authentication"', 'id="listPets"', 'id="errors"', 'id="server-rules"', 'id="schemas"'].map((id) => page.indexOf(id));
+    assert.deepEqual(order, [...order].sort((left, right) => left - right), 'the key, then what to do, the operations, and the rules after them');
+  });
+
+  test('the reference page offers an Idempotency-Key field with a New key button on createPet\'s console, once, whether or not the document declares the header', async () => {
+    const field = /<input id="createPet-Idempotency-Key" name="Idempotency-Key" type="text" data-in="header"[^>]*><button type="button" class="secondary new-key" data-field="createPet-Idempotency-Key">New key<\/button>/;
+    assert.match(elementById(await servedPage(), 'section', 'createPet'), field);
+    const declared = JSON.parse(JSON.stringify(DOCUMENT)) as OpenApiDocument;
+    const create = declared.paths['/pets']?.post;
+    assert.ok(create !== undefined);
+    create.parameters = JSON.parse('[{ "name": "Idempotency-Key", "in": "header", "required": false, "description": "A key.", "schema": { "type": "string" } }]') as OpenApiParameter[];
+    const { html } = renderReferencePage(declared, { bodyLimit: 1000 });
+    assert.equal(html.match(/name="Idempotency-Key"/g)?.length, 1);
+    assert.ok(!elementById(html, 'section', 'listPets').includes('Idempotency-Key'), 'only a create needs it');
+  });
+
+  test('the reference page shows the Deprecation example as a date beside its raw value', async () => {
+    assert.ok(elementById(await servedPage(), 'section', 'getPet').includes('<code>@1767225600</code> (1 January 2026)'));
   });
 
   test('the reference page links each operation\'s console from the operation\'s heading and from the contents', async () => {
@@ -277,7 +308,9 @@ describe('what the reference page shows', () => {
     const policy = answer.headers['content-security-policy'] ?? '';
     assert.ok(policy.includes(`script-src ${hash(scripts[0] ?? '')}`));
     assert.ok(policy.includes(`style-src ${hash(styles[0] ?? '')}`));
-    assert.deepEqual([...page.matchAll(/\b(?:src|href|action)="([^"#][^"]*)"/g)].map(([, url]) => url).filter((url) => !url?.startsWith('/v1/') && url !== 'data:,'), []);
+    // The interface's text is linked relative to the page (`docs/interface#spec-4.1` from /v1/docs), so a mount prefix keeps it.
+    const isOwn = (url: string): boolean => url.startsWith('/v1/') || url === 'data:,' || /^docs\/interface(#spec-[\d.]+)?$/.test(url);
+    assert.deepEqual([...page.matchAll(/\b(?:src|href|action)="([^"#][^"]*)"/g)].map(([, url]) => url ?? '').filter((url) => !isOwn(url)), []);
     // No stylesheet import, no inline style or handler (the policy would block them), no resource in another element.
     assert.doesNotMatch(page, /@import|url\(|\sstyle="|\son[a-z]+="|<(?:img|iframe|object|embed|link rel="stylesheet")/);
     assert.doesNotMatch(scripts[0] ?? '', /localStorage|sessionStorage|document\.cookie/);
@@ -305,7 +338,7 @@ describe('renderReferencePage()', () => {
     const { html } = renderReferencePage(document, { bodyLimit: 1000 });
     assert.ok(textOf(html).includes('GET /api/pets') && textOf(html).includes('GET /api/pets/{petId}'));
     assert.ok(html.includes('<a href="#listPets">GET /api/pets</a>'), 'the successor, under the new base path');
-    assert.ok(html.includes('List &lt;animals&gt; &amp; &quot;friends&quot;'));
+    assert.ok(html.includes('List &lt;animals&gt; &amp; "friends"'), 'text is escaped; quotes need no escape outside attributes');
     assert.ok(!html.includes('<animals>'));
     assert.ok(html.includes('A &lt;marked&gt; example'));
     const textarea = /<textarea[^>]* name="body"[^>]*>([\s\S]*?)<\/textarea>/.exec(html)?.[1] ?? '';
