@@ -105,6 +105,96 @@ function scanNumber(text: string, start: number): number | { reason: string; at:
   return index;
 }
 
+/** The scanner's state: the text, the open containers (`[` or `{`), what comes next, and where. */
+interface Scan {
+  readonly text: string;
+  readonly open: string[];
+  expecting: Expectation;
+  index: number;
+}
+
+/** A problem found by a step, with its offset; a step that found none returns undefined and the scan goes on. */
+type Found = { reason: string; at: number } | undefined;
+
+/** A token that ends at `end`, or the problem inside it; the value it completes is followed by what follows values. */
+function tokenEnd(scan: Scan, end: number | { reason: string; at: number }, next: Expectation): Found {
+  if (typeof end !== 'number') return end;
+  scan.expecting = next;
+  scan.index = end;
+  return undefined;
+}
+
+/** After a value inside an array or object: `,` or the container's closer. */
+function afterValue(scan: Scan, character: string, container: string): Found {
+  const closer = container === '[' ? ']' : '}';
+  if (character === ',') {
+    scan.expecting = container === '[' ? 'value' : 'key';
+  } else if (character === closer) {
+    scan.open.pop();
+  } else {
+    return { reason: `unexpected ${quoted(scan.text, scan.index)} where \`,\` or \`${closer}\` was expected`, at: scan.index };
+  }
+  scan.index++;
+  return undefined;
+}
+
+/** An array or object opens; an empty one closes at once (a closer after a `,` is refused later). */
+function openContainer(scan: Scan, character: string): Found {
+  scan.open.push(character);
+  scan.expecting = character === '[' ? 'value' : 'key';
+  scan.index++;
+  const next = skipWhiteSpace(scan.text, scan.index);
+  if (scan.text[next] === (character === '[' ? ']' : '}')) {
+    scan.open.pop();
+    scan.expecting = 'after-value';
+    scan.index = next + 1;
+  }
+  return undefined;
+}
+
+/** `true`, `false` or `null`, or where the word departs from the one its first letter begins. */
+function literal(scan: Scan, word: string): Found {
+  const { text, index } = scan;
+  let matched = 0;
+  while (matched < word.length && text[index + matched] === word[matched]) matched++;
+  if (matched === word.length) return tokenEnd(scan, index + word.length, 'after-value');
+  if (index + matched >= text.length) return { reason: 'the body ends before the JSON value is complete', at: text.length };
+  return { reason: `unexpected ${quoted(text, index + matched)} where \`${word}\` was expected`, at: index + matched };
+}
+
+/** Where a value is expected: an array, an object, a string, a number or a literal. */
+function value(scan: Scan, character: string): Found {
+  const { text, index } = scan;
+  if (character === '[' || character === '{') return openContainer(scan, character);
+  if (character === '"') return tokenEnd(scan, scanString(text, index), 'after-value');
+  if (character === '-' || isDigit(text.charCodeAt(index))) return tokenEnd(scan, scanNumber(text, index), 'after-value');
+  const word = LITERALS.find((candidate) => candidate.startsWith(character));
+  if (word !== undefined) return literal(scan, word);
+  return { reason: `unexpected ${quoted(text, index)} where a value was expected`, at: index };
+}
+
+/** One token of the scan, as what comes next decides. */
+function step(scan: Scan, character: string): Found {
+  const { text, index } = scan;
+  switch (scan.expecting) {
+    case 'after-value': {
+      const container = scan.open.at(-1);
+      if (container === undefined) return { reason: `unexpected ${quoted(text, index)} after the JSON value; send one value only`, at: index };
+      return afterValue(scan, character, container);
+    }
+    case 'colon':
+      if (character !== ':') return { reason: `unexpected ${quoted(text, index)} where \`:\` was expected`, at: index };
+      scan.expecting = 'value';
+      scan.index++;
+      return undefined;
+    case 'key':
+      if (character !== '"') return { reason: `unexpected ${quoted(text, index)} where a property name in double quotes was expected`, at: index };
+      return tokenEnd(scan, scanString(text, index), 'colon');
+    default:
+      return value(scan, character);
+  }
+}
+
 /**
  * The first place a text departs from the JSON grammar, with the reason, or undefined when it is
  * JSON. It reads the text once, left to right, with an explicit stack of the open arrays and objects
@@ -112,89 +202,15 @@ function scanNumber(text: string, start: number): number | { reason: string; at:
  * where `JSON.parse`'s messages are the engine's own (V8's, JavaScriptCore's).
  */
 export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | undefined {
-  /** The open containers: `[` or `{`. */
-  const open: string[] = [];
-  let expecting: Expectation = 'value';
-  let index = 0;
-  /** The problem at an offset, positioned. */
-  const problem = (reason: string, at: number): JsonSyntaxProblem => ({ reason, ...positionOf(text, at) });
+  const scan: Scan = { text, open: [], expecting: 'value', index: 0 };
   for (;;) {
-    while (index < text.length && isWhiteSpace(text.charCodeAt(index))) index++;
-    const container = open.at(-1);
-    if (index >= text.length) {
-      if (expecting === 'after-value' && container === undefined) return undefined;
-      return problem('the body ends before the JSON value is complete', index);
+    scan.index = skipWhiteSpace(text, scan.index);
+    if (scan.index >= text.length) {
+      if (scan.expecting === 'after-value' && scan.open.length === 0) return undefined;
+      return { reason: 'the body ends before the JSON value is complete', ...positionOf(text, scan.index) };
     }
-    const character = text[index] ?? '';
-    if (expecting === 'after-value') {
-      if (container === undefined) return problem(`unexpected ${quoted(text, index)} after the JSON value; send one value only`, index);
-      const closer = container === '[' ? ']' : '}';
-      if (character === ',') {
-        expecting = container === '[' ? 'value' : 'key';
-        index++;
-        continue;
-      }
-      if (character === closer) {
-        open.pop();
-        index++;
-        continue;
-      }
-      return problem(`unexpected ${quoted(text, index)} where \`,\` or \`${closer}\` was expected`, index);
-    }
-    if (expecting === 'colon') {
-      if (character !== ':') return problem(`unexpected ${quoted(text, index)} where \`:\` was expected`, index);
-      expecting = 'value';
-      index++;
-      continue;
-    }
-    if (expecting === 'key') {
-      if (character !== '"') return problem(`unexpected ${quoted(text, index)} where a property name in double quotes was expected`, index);
-      const end = scanString(text, index);
-      if (typeof end !== 'number') return problem(end.reason, end.at);
-      expecting = 'colon';
-      index = end;
-      continue;
-    }
-    if (character === '[' || character === '{') {
-      open.push(character);
-      expecting = character === '[' ? 'value' : 'key';
-      index++;
-      const next = skipWhiteSpace(text, index);
-      // An empty array or object; a closer after a `,` is refused below.
-      if (text[next] === (character === '[' ? ']' : '}')) {
-        open.pop();
-        expecting = 'after-value';
-        index = next + 1;
-      }
-      continue;
-    }
-    if (character === '"') {
-      const end = scanString(text, index);
-      if (typeof end !== 'number') return problem(end.reason, end.at);
-      expecting = 'after-value';
-      index = end;
-      continue;
-    }
-    if (character === '-' || isDigit(text.charCodeAt(index))) {
-      const end = scanNumber(text, index);
-      if (typeof end !== 'number') return problem(end.reason, end.at);
-      expecting = 'after-value';
-      index = end;
-      continue;
-    }
-    const literal = LITERALS.find((word) => word.startsWith(character));
-    if (literal !== undefined) {
-      let matched = 0;
-      while (matched < literal.length && text[index + matched] === literal[matched]) matched++;
-      if (matched === literal.length) {
-        expecting = 'after-value';
-        index += literal.length;
-        continue;
-      }
-      if (index + matched >= text.length) return problem('the body ends before the JSON value is complete', text.length);
-      return problem(`unexpected ${quoted(text, index + matched)} where \`${literal}\` was expected`, index + matched);
-    }
-    return problem(`unexpected ${quoted(text, index)} where a value was expected`, index);
+    const found = step(scan, text[scan.index] ?? '');
+    if (found !== undefined) return { reason: found.reason, ...positionOf(text, found.at) };
   }
 }
 
