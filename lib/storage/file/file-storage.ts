@@ -5,7 +5,7 @@ import { freezePet } from '../../pet.js';
 import type { Capacity, StorageUsage } from '../../capacity.js';
 import { PetIndex } from '../memory/pet-index.js';
 import type { NewPet, Pet } from '../../pet.js';
-import type { IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../storage.js';
+import type { IdempotencyRecord, InsertOnceResult, PetStorage } from '../storage.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
@@ -219,116 +219,120 @@ async function closeJournal(path: string, file: StorageFile, lock: HeldLock, wri
   }
 }
 
+/** A journal open for serving: what its operations share, the id allocator and the shutdown among it. */
+interface OpenJournal {
+  readonly path: string;
+  readonly file: StorageFile;
+  readonly lock: HeldLock;
+  readonly writer: JournalWriter;
+  readonly replayed: Replayed;
+  /** Creates with an idempotency key whose record is not yet durable: a second create with the key waits for the first. */
+  readonly pending: Map<string, Promise<InsertOnceResult>>;
+  nextId: number;
+  closing: Promise<void> | undefined;
+  /** Whether the journal's header allows keyed records (format version 2), and the raise under way. */
+  isRaised: boolean;
+  raising: Promise<void> | undefined;
+}
+
+/** After a failed write, tries to make the journal writable again before a create; rejects with why not. */
+async function recover(journal: OpenJournal): Promise<void> {
+  const failure = await journal.writer.recover();
+  if (failure !== undefined) throw failure.createError;
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+}
+
+/** Checks, without waiting, that a record can be appended now; `problem` is why this one cannot be written. */
+function checkAppendable(journal: OpenJournal, problem: string | undefined): void {
+  if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
+  if (journal.nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
+}
+
+/** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
+function raiseOnce(journal: OpenJournal): Promise<void> {
+  journal.raising ??= raiseVersion(journal.path, journal.file).then(
+    () => {
+      journal.isRaised = true;
+    },
+    (error: unknown) => {
+      journal.raising = undefined;
+      throw error;
+    },
+  );
+  return journal.raising;
+}
+
+/** insert: a new pet's record, acknowledged once durable. */
+async function insert(journal: OpenJournal, pet: NewPet): Promise<Pet> {
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+  if (journal.writer.failure !== undefined) await recover(journal);
+  checkAppendable(journal, petRecordProblem(pet));
+  const stored = freezePet(journal.nextId++, pet);
+  return journal.writer.append(encodePetRecord(stored), stored);
+}
+
+/** Appends the keyed record of a new pet; the key is remembered once the record is durable. */
+async function appendKeyed(journal: OpenJournal, pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+  if (journal.writer.failure !== undefined) await recover(journal);
+  if (!journal.isRaised) {
+    await raiseOnce(journal);
+    refuseIfClosed(journal.closing, 'Cannot create pet');
+  }
+  checkAppendable(journal, petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
+  const stored = freezePet(journal.nextId++, pet);
+  const committed = await journal.writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
+  journal.replayed.keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
+  return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
+}
+
+/** insertOnce: the remembered pet of a known key, the outcome of a create of the key in flight, or a new keyed record. */
+async function insertOnce(journal: OpenJournal, pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+  const known = journal.replayed.keys.get(idempotency.key);
+  if (known !== undefined) return { pet: known.pet, fingerprint: known.fingerprint, isReplay: true };
+  const inFlight = journal.pending.get(idempotency.key);
+  if (inFlight !== undefined) {
+    // When the first create fails, its key stays free and this one tries on its own.
+    const first = await inFlight.catch(() => undefined);
+    return first === undefined ? insertOnce(journal, pet, idempotency) : { ...first, isReplay: true };
+  }
+  const created = appendKeyed(journal, pet, idempotency).finally(() => journal.pending.delete(idempotency.key));
+  journal.pending.set(idempotency.key, created);
+  return created;
+}
+
+/** checkReady: not closing, the lock still this process's, and a failed write recovered from. */
+async function checkReady(journal: OpenJournal): Promise<void> {
+  const notReady = `Data file ${journal.path} is not ready`;
+  refuseIfClosed(journal.closing, notReady);
+  // A lock found gone here refuses creates too: the writer stays displaced until a restart.
+  const displacement = await journal.writer.checkOwnership();
+  if (displacement !== undefined) throw displacement.readinessError;
+  refuseIfClosed(journal.closing, notReady);
+  // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
+  const failure = await journal.writer.recover();
+  if (failure !== undefined) throw failure.readinessError;
+}
+
 function fileStorage(
   path: string, file: StorageFile, lock: HeldLock, replayed: Replayed,
   options: { durability: Durability; log: (line: string) => void },
 ): FileStorage {
-  const { index, keys, scan } = replayed;
-  let nextId = scan.highestId + 1;
-  let closing: Promise<void> | undefined;
-  let isRaised = replayed.version >= FORMAT_VERSION;
-  let raising: Promise<void> | undefined;
+  const { index, scan } = replayed;
   const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
-  /** Creates with an idempotency key whose record is not yet durable: a second create with the key waits for the first. */
-  const pending = new Map<string, Promise<InsertOnceResult>>();
-
-  /** After a failed write, tries to make the journal writable again before a create; rejects with why not. */
-  async function recover(): Promise<void> {
-    const failure = await writer.recover();
-    if (failure !== undefined) throw failure.createError;
-    refuseIfClosed(closing, 'Cannot create pet');
-  }
-
-  /** Checks, without waiting, that a record can be appended now; `problem` is why this one cannot be written. */
-  function checkAppendable(problem: string | undefined): void {
-    if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
-    if (nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
-  }
-
-  /** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
-  function raiseOnce(): Promise<void> {
-    raising ??= raiseVersion(path, file).then(
-      () => {
-        isRaised = true;
-      },
-      (error: unknown) => {
-        raising = undefined;
-        throw error;
-      },
-    );
-    return raising;
-  }
-
-  /** Appends the keyed record of a new pet; the key is remembered once the record is durable. */
-  async function appendKeyed(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-    refuseIfClosed(closing, 'Cannot create pet');
-    if (writer.failure !== undefined) await recover();
-    if (!isRaised) {
-      await raiseOnce();
-      refuseIfClosed(closing, 'Cannot create pet');
-    }
-    checkAppendable(petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
-    const stored = freezePet(nextId++, pet);
-    const committed = await writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
-    keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
-    return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
-  }
-
-  /** insertOnce: the remembered pet of a known key, the outcome of a create of the key in flight, or a new keyed record. */
-  async function insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-    const known = keys.get(idempotency.key);
-    if (known !== undefined) return { pet: known.pet, fingerprint: known.fingerprint, isReplay: true };
-    const inFlight = pending.get(idempotency.key);
-    if (inFlight !== undefined) {
-      // When the first create fails, its key stays free and this one tries on its own.
-      const first = await inFlight.catch(() => undefined);
-      return first === undefined ? insertOnce(pet, idempotency) : { ...first, isReplay: true };
-    }
-    const created = appendKeyed(pet, idempotency).finally(() => pending.delete(idempotency.key));
-    pending.set(idempotency.key, created);
-    return created;
-  }
-
+  const journal: OpenJournal = {
+    path, file, lock, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
+    isRaised: replayed.version >= FORMAT_VERSION, raising: undefined,
+  };
   return {
     path,
-
-    async insert(pet: NewPet): Promise<Pet> {
-      refuseIfClosed(closing, 'Cannot create pet');
-      if (writer.failure !== undefined) await recover();
-      checkAppendable(petRecordProblem(pet));
-      const stored = freezePet(nextId++, pet);
-      return writer.append(encodePetRecord(stored), stored);
-    },
-
-    insertOnce,
-
-    async get(id: number): Promise<Pet | undefined> {
-      return index.get(id);
-    },
-
-    async list(query: StorageListQuery): Promise<Pet[]> {
-      return index.list(query);
-    },
-
+    insert: (pet) => insert(journal, pet),
+    insertOnce: (pet, idempotency) => insertOnce(journal, pet, idempotency),
+    get: async (id) => index.get(id),
+    list: async (query) => index.list(query),
     usage: () => index.usage(),
-
-    async checkReady(): Promise<void> {
-      const notReady = `Data file ${path} is not ready`;
-      refuseIfClosed(closing, notReady);
-      // A lock found gone here refuses creates too: the writer stays displaced until a restart.
-      const displacement = await writer.checkOwnership();
-      if (displacement !== undefined) throw displacement.readinessError;
-      refuseIfClosed(closing, notReady);
-      // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
-      const failure = await writer.recover();
-      if (failure !== undefined) throw failure.readinessError;
-    },
-
+    checkReady: () => checkReady(journal),
     stats: () => writer.stats(),
-
-    close(): Promise<void> {
-      closing ??= closeJournal(path, file, lock, writer);
-      return closing;
-    },
+    close: () => (journal.closing ??= closeJournal(path, file, lock, writer)),
   };
 }
