@@ -6,8 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { buildPackage } from '../../support/runtimes.js';
 import type { PackageBuild } from '../../support/runtimes.js';
 
-/** `import … from '…'`, `import '…'`, `export … from '…'`: the specifier. */
-const STATIC_IMPORT = /\b(?:import|export)\s+(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g;
+/**
+ * `import … from '…'`, `import '…'`, `export … from '…'` where a statement starts, at the start of a
+ * line as tsc writes them: the specifier. Not such words inside a string (the reference page's
+ * sample of the client, for one).
+ */
+const STATIC_IMPORT = /^[ \t]*(?:import|export)\s+(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
 /** `import(…)`: its argument, which must be a string literal to be followed. */
 const DYNAMIC_IMPORT = /\bimport\s*\(\s*([^)]*?)\s*\)/g;
 const STRING_LITERAL = /^(['"])([^'"]+)\1$/;
