@@ -1,35 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createMemoryStorage, createPetstore } from '../../../lib/index.js';
-import type { IdempotencyRecord, InsertOnceResult, NewPet, PetStorage } from '../../../lib/index.js';
+import type { PetStorage } from '../../../lib/index.js';
 import { AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
+import { heldStorage } from '../../support/held-storage.js';
 
 const KEY = '"8e03978e-40d5-43e8-bc93-6894a57f9324"';
-
-/** A memory storage whose keyed inserts wait until `release` is called, so a create stays in flight; `entered` resolves once one waits. */
-function heldStorage(): { storage: PetStorage; release: () => void; entered: Promise<void> } {
-  const inner = createMemoryStorage();
-  let release = (): void => undefined;
-  let enter = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const entered = new Promise<void>((resolve) => {
-    enter = resolve;
-  });
-  const storage: PetStorage = {
-    insert: (pet) => inner.insert(pet),
-    get: (id) => inner.get(id),
-    list: (query) => inner.list(query),
-    async insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-      enter();
-      await held;
-      return (inner.insertOnce as NonNullable<PetStorage['insertOnce']>)(pet, idempotency);
-    },
-  };
-  return { storage, release, entered };
-}
 
 describe('POST /v1/pets with Idempotency-Key', () => {
   let server: TestServer;

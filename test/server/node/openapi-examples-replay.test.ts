@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMemoryStorage, createPetstore, seedPets } from '../../../lib/index.js';
+import { createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { InsertOnceResult, PetStorage } from '../../../lib/index.js';
+import type { PetStorage } from '../../../lib/index.js';
 import { EXAMPLE_PETS, refusedRequests } from '../../../server/openapi/examples.js';
 import type { RefusedRequest } from '../../../server/openapi/examples.js';
 import { createPostgresStorage } from '../../../lib/storage/postgres/index.js';
@@ -15,6 +15,7 @@ import type { JsonValue } from '../../../server/openapi/types.js';
 import type { OpenApiExample } from '../../../server/openapi/types.js';
 import type { OpenApiResponse } from '../../../server/openapi/types.js';
 import { failingStorage } from '../../support/failing-storage.js';
+import { heldStorage } from '../../support/held-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const check = schemaValidator(DOCUMENT);
@@ -118,25 +119,7 @@ function sendTwice(first: ExampleRequest, second: ExampleRequest): Promise<Reply
 
 /** Sends a request twice to a seeded server whose storage holds the first create in flight, answering the second's reply. */
 async function sendWhileInFlight(request: ExampleRequest): Promise<Reply> {
-  const inner = createMemoryStorage();
-  let release = (): void => undefined;
-  let enter = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const entered = new Promise<void>((resolve) => {
-    enter = resolve;
-  });
-  const storage: PetStorage = {
-    insert: (pet) => inner.insert(pet),
-    get: (id) => inner.get(id),
-    list: (query) => inner.list(query),
-    async insertOnce(pet, idempotency): Promise<InsertOnceResult> {
-      enter();
-      await held;
-      return (inner.insertOnce as NonNullable<PetStorage['insertOnce']>)(pet, idempotency);
-    },
-  };
+  const { storage, release, entered } = heldStorage();
   const server = await startTestServer({ store: createPetstore({ storage }) });
   try {
     await seedPets(server.store, EXAMPLE_PETS);

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMemoryStorage, createPetstore, PetstoreError } from '../../../lib/index.js';
+import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../server/openapi/index.js';
-import type { InsertOnceResult, PetStorage } from '../../../lib/index.js';
 import type { OpenApiDocument } from '../../../server/openapi/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { Reply, TestServer } from '../../support/http.js';
@@ -11,6 +10,7 @@ import type { JsonValue } from '../../../server/openapi/types.js';
 import type { OpenApiMethod } from '../../../server/openapi/types.js';
 import type { OpenApiOperation } from '../../../server/openapi/types.js';
 import { failingStorage } from '../../support/failing-storage.js';
+import { heldStorage } from '../../support/held-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const NEW_PET = '{"name":"Rex","categoryId":1}';
@@ -26,23 +26,7 @@ interface Servers {
 
 /** A create with an Idempotency-Key, sent to a fresh server whose storage holds it in flight while a second one is sent: the second's reply. */
 async function createWhileInFlight(): Promise<Reply> {
-  const inner = createMemoryStorage();
-  let release = (): void => undefined;
-  let enter = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const entered = new Promise<void>((resolve) => {
-    enter = resolve;
-  });
-  const storage: PetStorage = {
-    ...inner,
-    async insertOnce(pet, idempotency): Promise<InsertOnceResult> {
-      enter();
-      await held;
-      return (inner.insertOnce as NonNullable<PetStorage['insertOnce']>)(pet, idempotency);
-    },
-  };
+  const { storage, release, entered } = heldStorage();
   const server = await startTestServer({ store: createPetstore({ storage }) });
   const headers = { ...JSON_POST, 'idempotency-key': '"in-flight"' };
   try {
