@@ -58,3 +58,23 @@ export function jsonBlock(value: JsonValue): string {
 export function codeBlock(text: string): string {
   return `<pre><code>${escapeText(text)}</code></pre>`;
 }
+
+/**
+ * The start of one of the learner's pages, up to its header's heading: the same head, stylesheet and
+ * skip link for the reference page and the interface's text. `title` and `heading` are text.
+ */
+export function pageStart(title: string, heading: string, styles: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${styles}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header class="page">
+<h1>${escapeHtml(heading)}</h1>`;
+}

@@ -1,5 +1,5 @@
 import { sha256Base64 } from '../core/sha256.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, pageStart } from './html.js';
 import { INTERFACE_HTML, INTERFACE_SECTIONS, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';
 import { REFERENCE_STYLES } from './styles.js';
@@ -22,19 +22,7 @@ function contentsHtml(): string {
  * reference page, no script at all, and links relative to the page, so a mount prefix keeps them right.
  */
 export function renderInterfacePage(): ReferencePage {
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(INTERFACE_TITLE)}</title>
-<link rel="icon" href="data:,">
-<style>${REFERENCE_STYLES}</style>
-</head>
-<body>
-<a class="skip" href="#main">Skip to the content</a>
-<header class="page">
-<h1>${escapeHtml(INTERFACE_TITLE)}</h1>
+  const html = `${pageStart(INTERFACE_TITLE, INTERFACE_TITLE, REFERENCE_STYLES)}
 <p>The text of the interface this server implements. The <a href="../docs">reference page</a> shows what this server answers, with a console, and cites these sections as <code>[spec 4.1]</code>.</p>
 </header>
 <div class="layout">

@@ -3,7 +3,7 @@ import { sha256Base64 } from '../core/sha256.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';
-import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, paragraphsHtml } from './html.js';
+import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, pageStart, paragraphsHtml } from './html.js';
 import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
@@ -132,19 +132,7 @@ export function renderReferencePage(document: OpenApiDocument, options: Referenc
   const views = operationViews(document, decisions);
   const base = displayBaseOf(document);
   const { info } = document;
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)} API reference (${escapeHtml(info.version)})</title>
-<link rel="icon" href="data:,">
-<style>${REFERENCE_STYLES}</style>
-</head>
-<body>
-<a class="skip" href="#main">Skip to the content</a>
-<header class="page">
-<h1>${escapeHtml(info.title)} API reference</h1>
+  const html = `${pageStart(`${info.title} API reference (${info.version})`, `${info.title} API reference`, REFERENCE_STYLES)}
 <p>Interface version ${escapeHtml(info.version)} · base path <code>${escapeHtml(base === '' ? '/' : base)}</code> · licence ${escapeHtml(info.license.name)} · generated from <a href="${escapeHtml(base)}/openapi.json">the OpenAPI description</a> this server serves, with a console that calls this server.</p>
 </header>
 <div class="layout">
