@@ -38,8 +38,10 @@ describe('the reference page on the standalone server', () => {
     assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.match(await response.text(), /<h1>Petstore API reference<\/h1>/);
     const tag = response.headers.get('etag') ?? '';
-    // The same Accept-Encoding as fetch sent: the tag is that of the representation it chose (RFC 9110 §13.1.2).
-    const again = await call(server, 'GET', '/v1/docs', { headers: { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': tag, 'x-request-id': 'revalidate-1' } });
+    // Asking for the coding fetch was sent: the tag is that of the representation it chose (RFC 9110 §13.1.2),
+    // which depends on the codings fetch offers and on those the runtime's CompressionStream has.
+    const coding = response.headers.get('content-encoding') ?? 'identity';
+    const again = await call(server, 'GET', '/v1/docs', { headers: { 'accept-encoding': coding, 'if-none-match': tag, 'x-request-id': 'revalidate-1' } });
     assert.deepEqual([again.status, again.text, again.headers['etag'], again.headers['x-request-id']], [304, '', tag, 'revalidate-1']);
     assert.equal(again.headers['content-length'], undefined);
   });
