@@ -23,4 +23,6 @@ export interface CliIo {
   version(): Promise<string>;
   /** Where this package's guides are: the `docs` folder of the installed package or the clone. */
   docsDirectory(): Promise<string>;
+  /** The `--max-old-space-size` node was started with (MiB), on its command line or in `NODE_OPTIONS`; undefined when none. */
+  maxOldSpaceMiB?: number;
 }

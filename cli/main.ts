@@ -38,6 +38,17 @@ async function packageRoot(): Promise<{ root: URL; manifest: { version: unknown 
   throw new Error('package.json of petstore-reference not found beside the command');
 }
 
+/** The last `--max-old-space-size` among node's own arguments and `NODE_OPTIONS` (MiB), as node reads them; undefined when none. */
+function maxOldSpaceMiB(): number | undefined {
+  const options = [...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/), ...process.execArgv];
+  let found: number | undefined;
+  for (const option of options) {
+    const match = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(option);
+    if (match?.[1] !== undefined) found = Number(match[1]);
+  }
+  return found;
+}
+
 // Neither a reader that went away (EPIPE) nor one that stalls may stop or crash the server.
 const stdout = createOutput(process.stdout);
 const stderr = createOutput(process.stderr);
@@ -58,6 +69,8 @@ const io: CliIo = {
   // The guides ship in the package (`files`), so an installed copy's help names its own folder.
   docsDirectory: async () => fileURLToPath(new URL('docs', (await packageRoot()).root)),
 };
+const oldSpaceFlag = maxOldSpaceMiB();
+if (oldSpaceFlag !== undefined) io.maxOldSpaceMiB = oldSpaceFlag;
 
 runCli(process.argv.slice(2), process.env, io).then(
   (code) => {

@@ -11,7 +11,7 @@ import { listenProblem } from './listen-error.js';
 import { createLogLimiter } from './log-limiter.js';
 import type { LogLimiter } from './log-limiter.js';
 import { createLogWriter } from './log-writer.js';
-import { capacityOf, openStorage, storageKindOf } from './open-storage.js';
+import { capacityOf, oldSpaceLimit, openStorage, storageKindOf } from './open-storage.js';
 import { reasonOf } from './reasons.js';
 import { readSeedFile, seedStore } from './seed-file.js';
 import type { SeedFile } from './seed-file.js';
@@ -20,11 +20,12 @@ import type { ServeConfig } from './serve-config.js';
 const STOP_SIGNALS: readonly CliSignal[] = ['SIGTERM', 'SIGINT'];
 
 /** Opens the storage the configuration names (timed into `metrics` when given) and the engine over it. */
-async function openStore(config: ServeConfig, metrics: Metrics | undefined, log: Logger): Promise<Petstore> {
+async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: CliIo, log: Logger): Promise<Petstore> {
   const kind = storageKindOf(config.storage);
-  const storage = await openStorage({ ...config.storage, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: kind, note }) });
+  const storageConfig = { ...config.storage, oldSpace: oldSpaceLimit(io.maxOldSpaceMiB) };
+  const storage = await openStorage({ ...storageConfig, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: kind, note }) });
   log({ level: 'info', msg: 'Storage opened', storage: kind, ...(config.storage.dataFile === undefined ? {} : { file: config.storage.dataFile }) });
-  const capacity = capacityOf(config.storage);
+  const capacity = capacityOf(storageConfig);
   const instrumented = metrics === undefined ? storage : instrumentStorage(storage, metrics, kind);
   return createPetstore(capacity === undefined ? { storage: instrumented } : { storage: instrumented, capacity });
 }
@@ -126,7 +127,7 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
   const apiKeys = keysInForce(config, keys, io, keyFileOptions);
   let running: RunningServer;
   try {
-    const store = await openStore(config, metrics, log);
+    const store = await openStore(config, metrics, io, log);
     running = await seedAndStart(store, seed, serverOptions(config, apiKeys, metrics, io, log), log);
   } catch (error) {
     if (error instanceof UsageError) throw error;
