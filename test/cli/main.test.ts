@@ -217,7 +217,8 @@ describe('cli/main.ts', () => {
     }
   });
 
-  test('main refuses a --data file too big for the heap in one line with exit code 2, saying what it needs and the --max-old-space-size that holds it', async () => {
+  // The timeout turns a server that starts when it should refuse into a failure, instead of a run that waits for its exit forever.
+  test('main refuses a --data file too big for the heap in one line with exit code 2, saying what it needs and the --max-old-space-size that holds it', { timeout: 120_000 }, async () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-main-heap-'));
     const path = join(directory, 'pets.journal');
     const records = Array.from({ length: 4_000 }, (_, index) => encodePetRecord(freezePet(index + 1, { name: '🐶'.repeat(256), categoryId: 1 })));
