@@ -4,22 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { PetstoreClient } from '../../client/index.js';
 import type { DeprecationNotice, FetchFunction } from '../../client/index.js';
-import { createPetstore, PetstoreError } from '../../lib/index.js';
+import { createPetstore } from '../../lib/index.js';
 import type { NewPet, PetstoreApi } from '../../lib/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { untyped } from '../support/untyped.js';
-
-/** Runs `body` and returns what it threw, failing the test when it did not throw a PetstoreError. */
-async function failure(body: () => Promise<unknown>): Promise<PetstoreError> {
-  try {
-    await body();
-  } catch (error) {
-    assert.ok(error instanceof PetstoreError, `a PetstoreError, not ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a PetstoreError');
-}
+import { failure } from '../support/assertions.js';
 
 /** A fetch that answers every request with this status, headers and body, without a server. */
 function fakeFetch(status: number, body: string, headers: Record<string, string> = {}): FetchFunction {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PetstoreClient, RETRY_DEFAULTS } from '../../client/index.js';
 import type { FetchFunction, FetchInit, PetstoreClientOptions, RetryOptions } from '../../client/index.js';
-import { createPetstore, MAX_IDEMPOTENCY_KEY_LENGTH, PetstoreError } from '../../lib/index.js';
+import { createPetstore, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../lib/index.js';
 import { Random } from '../robustness/prng.js';
+import { failure } from '../support/assertions.js';
 
 const BASE_URL = 'http://127.0.0.1:1/v1';
 const API_KEY = 'retry-key';
@@ -58,17 +59,6 @@ function scripted(steps: readonly Step[], options: Partial<PetstoreClientOptions
     ...options,
   });
   return { client, sent, waits, clock };
-}
-
-/** Runs `body` and returns what it threw, failing the test when it did not throw a PetstoreError. */
-async function failure(body: () => Promise<unknown>): Promise<PetstoreError> {
-  try {
-    await body();
-  } catch (error) {
-    assert.ok(error instanceof PetstoreError, `a PetstoreError, not ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a PetstoreError');
 }
 
 function keysSent(sent: readonly Sent[]): (string | undefined)[] {

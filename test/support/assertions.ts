@@ -15,3 +15,14 @@ export async function rejection(action: () => Promise<unknown>, code: ErrorCode,
   }
   assert.fail(`expected a ${code} rejection`);
 }
+
+/** Runs `body` and returns what it threw, failing the test when it did not throw a PetstoreError. */
+export async function failure(body: () => Promise<unknown>): Promise<PetstoreError> {
+  try {
+    await body();
+  } catch (error) {
+    assert.ok(error instanceof PetstoreError, `a PetstoreError, not ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a PetstoreError');
+}
