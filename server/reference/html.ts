@@ -78,3 +78,20 @@ export function pageStart(title: string, heading: string, styles: string): strin
 <header class="page">
 <h1>${escapeHtml(heading)}</h1>`;
 }
+
+/**
+ * The Content-Security-Policy of a learner's page: nothing but its own stylesheet (and, for a page
+ * with a console, its script and requests to this origin), each admitted by its sha256.
+ */
+export function pageSecurityPolicy(styleHash: string, console?: { scriptHash: string }): string {
+  return [
+    "default-src 'none'",
+    ...(console === undefined ? [] : [`script-src 'sha256-${console.scriptHash}'`]),
+    `style-src 'sha256-${styleHash}'`,
+    ...(console === undefined ? [] : ["connect-src 'self'"]),
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

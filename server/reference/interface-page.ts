@@ -1,5 +1,5 @@
 import { sha256Base64 } from '../core/sha256.js';
-import { escapeHtml, pageStart } from './html.js';
+import { escapeHtml, pageSecurityPolicy, pageStart } from './html.js';
 import { INTERFACE_HTML, INTERFACE_SECTIONS, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';
 import { REFERENCE_STYLES } from './styles.js';
@@ -34,13 +34,6 @@ ${INTERFACE_HTML}
 </body>
 </html>
 `;
-  const contentSecurityPolicy = [
-    "default-src 'none'",
-    `style-src 'sha256-${sha256Base64(REFERENCE_STYLES)}'`,
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const contentSecurityPolicy = pageSecurityPolicy(sha256Base64(REFERENCE_STYLES));
   return { html, contentSecurityPolicy };
 }

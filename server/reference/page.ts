@@ -3,7 +3,7 @@ import { sha256Base64 } from '../core/sha256.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';
-import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, pageStart, paragraphsHtml } from './html.js';
+import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, pageSecurityPolicy, pageStart, paragraphsHtml } from './html.js';
 import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
@@ -162,15 +162,6 @@ ${decisionsSection(decisions)}
 </body>
 </html>
 `;
-  const contentSecurityPolicy = [
-    "default-src 'none'",
-    `script-src 'sha256-${sha256Base64(CONSOLE_SCRIPT)}'`,
-    `style-src 'sha256-${sha256Base64(REFERENCE_STYLES)}'`,
-    "connect-src 'self'",
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const contentSecurityPolicy = pageSecurityPolicy(sha256Base64(REFERENCE_STYLES), { scriptHash: sha256Base64(CONSOLE_SCRIPT) });
   return { html, contentSecurityPolicy };
 }
