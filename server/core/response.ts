@@ -11,7 +11,7 @@ export interface BareResponse {
    * Whether the connection must end after this answer, because the request's body was refused
    * unread (a 413); the node:http adapter closes it, the fetch adapter leaves connections to its runtime.
    */
-  readonly closesConnection?: boolean;
+  readonly closesConnection?: boolean | undefined;
 }
 
 /** An answer as the request core gives it: what every adapter writes out, each in its runtime's terms. */
@@ -29,7 +29,8 @@ export const JSON_HEADERS: HeaderList = [
   'X-Content-Type-Options', 'nosniff',
 ];
 
-const NO_HEADERS: HeaderList = [];
+/** An empty header list, shared. */
+export const NO_HEADERS: HeaderList = [];
 
 /** The number of bytes a text takes in UTF-8 (a lone surrogate becomes U+FFFD, three bytes, as encoders write it). */
 export function utf8Length(text: string): number {
