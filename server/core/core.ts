@@ -110,13 +110,6 @@ interface Stamp {
 
 const EXTRA_ROUTE_ALLOW = 'GET, HEAD';
 
-/** The headers of a finished answer: the response's, then the operation's own, the CORS ones and the request's id. */
-function stampedHeaders(headers: HeaderList, ownHeaders: HeaderList | undefined, cors: HeaderList | undefined, requestId: string): HeaderList {
-  // The common case first: nothing but the request's id to add. Spread, not `concat` (several times faster on these short lists).
-  if (ownHeaders === undefined && cors === undefined) return [...headers, REQUEST_ID_HEADER, requestId];
-  return [...headers, ...(ownHeaders ?? NO_HEADERS), ...(cors ?? NO_HEADERS), REQUEST_ID_HEADER, requestId];
-}
-
 /**
  * The one place an answer is finished: the operation's own headers (getPet's deprecation, on
  * success and failure alike), the CORS headers, the request's id, and no body for a HEAD
@@ -128,7 +121,8 @@ function finish(response: BareResponse, stamp: Stamp, operation: string | undefi
   const { requestId } = stamp;
   return {
     status: response.status,
-    headers: stampedHeaders(response.headers, ownHeaders, stamp.cors, requestId),
+    // Spread, not `concat`: several times faster on these short lists.
+    headers: [...response.headers, ...(ownHeaders ?? NO_HEADERS), ...(stamp.cors ?? NO_HEADERS), REQUEST_ID_HEADER, requestId],
     body: stamp.isHead ? '' : response.body,
     closesConnection: response.closesConnection,
     requestId,
