@@ -22,8 +22,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { PetStatus, PetStorage } from '../lib/index.js';
-import { createFileStorage } from '../lib/storage/file/index.js';
-import type { FileStorage, JournalStats } from '../lib/storage/file/index.js';
+import { createFileStorage } from '../extras/file-storage/index.js';
+import type { FileStorage, JournalStats } from '../extras/file-storage/index.js';
 import { startServer } from '../server/node/index.js';
 
 const run = promisify(execFile);

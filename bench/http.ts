@@ -60,7 +60,7 @@ request = function()
 end`;
 
 /** The project's server exactly as `npm start` runs it, from `dist/` built by `npm run build`. */
-const PROJECT_SCRIPT = 'dist/cli/main.js';
+const PROJECT_SCRIPT = 'dist/extras/cli/main.js';
 
 /** The comparison servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
 const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';

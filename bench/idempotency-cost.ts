@@ -18,8 +18,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { NewPet, PetStorage } from '../lib/index.js';
-import { createFileStorage } from '../lib/storage/file/index.js';
-import { createPostgresStorage } from '../lib/storage/postgres/index.js';
+import { createFileStorage } from '../extras/file-storage/index.js';
+import { createPostgresStorage } from '../extras/postgres/index.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;

@@ -18,9 +18,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import type { PetStorage } from '../lib/index.js';
-import { createPostgresStorage } from '../lib/storage/postgres/index.js';
-import { createOrderedPostgresStorage } from '../lib/storage/postgres/storage.js';
-import type { PostgresOrdering } from '../lib/storage/postgres/storage.js';
+import { createPostgresStorage } from '../extras/postgres/index.js';
+import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
+import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 
 const run = promisify(execFile);
@@ -101,7 +101,7 @@ function parseWrk(output: string): Measurement {
 }
 
 async function startServer(env: Record<string, string>, core: string): Promise<Server> {
-  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', join(ROOT, 'cli', 'main.ts')];
+  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', join(ROOT, 'extras', 'cli', 'main.ts')];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },

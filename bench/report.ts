@@ -33,7 +33,7 @@ export interface ReportInput {
 
 /** What each server is, for the report. */
 const DESCRIPTIONS: Record<ServerName, string> = {
-  'project': 'this project, started as `npm start` starts it (`node dist/cli/main.js`), filled with the 1,000 pets over HTTP',
+  'project': 'this project, started as `npm start` starts it (`node dist/extras/cli/main.js`), filled with the 1,000 pets over HTTP',
   'project-metrics': 'the same with `PETSTORE_METRICS=true` (`GET /metrics` checked to count the prefill before measuring)',
   'baseline': 'a hand-written `node:http` server (`bench/servers/baseline.ts`): `URL`, `JSON.stringify`, a constant-time key check',
   'fastify': 'fastify 5 doing the project\'s work (`bench/servers/fastify.ts`): schemas, an index by status, `WWW-Authenticate`, `Deprecation` and `Sunset`',
@@ -266,7 +266,7 @@ function startupLines(input: ReportInput): string[] {
     '## Startup', '',
     'Process start to the answer of the first authenticated `GET /v1/pets`, median of 5:', '',
     '| command | ms |', '|---|---:|',
-    `| \`node dist/cli/main.js\` | ${input.startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx cli/main.ts\` | ${input.startup.tsxMs.toFixed(0)} |`, '',
+    `| \`node dist/extras/cli/main.js\` | ${input.startup.compiledMs.toFixed(0)} |`, `| \`node --import tsx extras/cli/main.ts\` | ${input.startup.tsxMs.toFixed(0)} |`, '',
   ];
 }
 

@@ -29,13 +29,13 @@ async function startupOnce(command: readonly string[]): Promise<number> {
   }
 }
 
-/** Median startup time over `runs` runs, compiled (`node dist/cli/main.js`) and through tsx. */
+/** Median startup time over `runs` runs, compiled (`node dist/extras/cli/main.js`) and through tsx. */
 export async function runStartupBench(runs: number): Promise<{ compiledMs: number; tsxMs: number }> {
   const compiled: number[] = [];
   const throughTsx: number[] = [];
   for (let run = 0; run < runs; run++) {
-    compiled.push(await startupOnce([process.execPath, resolve(ROOT, 'dist', 'cli', 'main.js')]));
-    throughTsx.push(await startupOnce([process.execPath, '--import', 'tsx', resolve(ROOT, 'cli', 'main.ts')]));
+    compiled.push(await startupOnce([process.execPath, resolve(ROOT, 'dist', 'extras', 'cli', 'main.js')]));
+    throughTsx.push(await startupOnce([process.execPath, '--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')]));
   }
   return { compiledMs: median(compiled), tsxMs: median(throughTsx) };
 }

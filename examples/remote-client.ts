@@ -8,7 +8,7 @@
 //   import { startServer } from 'petstore-reference/server';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { PetstoreClient } from '../client/index.js';
+import { PetstoreClient } from '../extras/client/index.js';
 import { createPetstore, PetstoreError } from '../lib/index.js';
 import { startServer } from '../server/node/index.js';
 

@@ -27,7 +27,7 @@ interface Instance {
 }
 
 function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'cli', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],

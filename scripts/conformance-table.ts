@@ -1,12 +1,12 @@
 // Runs the conformance kit at both levels against every implementation of the interface this
 // repository can start (its own server through both adapters, prism mock of openapi.json, and the
 // two benchmark servers) and prints the results tables of docs/conformance-kit.md.
-// Run with `npx tsx scripts/conformance-table.ts`; test/conformance/others.test.ts and
-// test/conformance/prism.test.ts fail when the departures recorded there change.
-import { LEVELS, runConformance, summarize } from '../conformance/index.js';
-import type { CheckResult, Level } from '../conformance/index.js';
-import { hasPrism, startBaseline, startFastify, startFetchTarget, startNodeAdapter, startPrism } from '../test/conformance/support/targets.js';
-import type { Target } from '../test/conformance/support/targets.js';
+// Run with `npx tsx scripts/conformance-table.ts`; test/extras/conformance/others.test.ts and
+// test/extras/conformance/prism.test.ts fail when the departures recorded there change.
+import { LEVELS, runConformance, summarize } from '../extras/conformance/index.js';
+import type { CheckResult, Level } from '../extras/conformance/index.js';
+import { hasPrism, startBaseline, startFastify, startFetchTarget, startNodeAdapter, startPrism } from '../test/extras/conformance/support/targets.js';
+import type { Target } from '../test/extras/conformance/support/targets.js';
 
 /** The implementations, in the order of the table. */
 const IMPLEMENTATIONS: readonly { name: string; start: () => Promise<Target> }[] = [

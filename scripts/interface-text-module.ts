@@ -3,7 +3,7 @@
 import { markdownHtml } from './markdown-html.js';
 
 /** Where the generated module lives, from the repository's root. */
-export const INTERFACE_TEXT_MODULE = 'server/reference/interface-text.ts';
+export const INTERFACE_TEXT_MODULE = 'extras/docs-site/reference/interface-text.ts';
 
 /** The anchor of a numbered section (`## 4 Operations` → `spec-4`, `### 4.1 …` → `spec-4.1`), as `[spec 4.1]` cites it. */
 export function sectionIdOf(heading: string): string | undefined {

@@ -1,4 +1,4 @@
-// Writes server/reference/interface-text.ts from docs/interface.md. Run with `npm run interface-text`
+// Writes extras/docs-site/reference/interface-text.ts from docs/interface.md. Run with `npm run interface-text`
 // after editing the interface's text; test/scripts/interface-text.test.ts fails until then.
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

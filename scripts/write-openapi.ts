@@ -1,8 +1,8 @@
 // Writes openapi.json at the repository root: the description the server serves at /v1/openapi.json.
-// Run with `npm run openapi`; test/server/openapi.test.ts fails while the file is stale.
+// Run with `npm run openapi`; test/extras/docs-site/served-openapi.test.ts fails while the file is stale.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createOpenApiDocument } from '../server/openapi/index.js';
+import { createOpenApiDocument } from '../extras/docs-site/openapi/index.js';
 import { DEFAULT_BODY_LIMIT } from '../server/core/body.js';
 
 const target = resolve(import.meta.dirname, '..', 'openapi.json');

@@ -191,7 +191,7 @@ describe('the packed package, installed as the README says', () => {
   });
 
   test('the packed server starts with plain node on PORT=0 and answers an authenticated request', async () => {
-    const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'cli', 'main.js')], {
+    const child = spawn(process.execPath, [join(consumer, 'node_modules', packageName, 'dist', 'extras', 'cli', 'main.js')], {
       cwd: consumer,
       env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'packed-key-0123456' },
       stdio: ['ignore', 'pipe', 'pipe'],

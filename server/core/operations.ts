@@ -1,8 +1,8 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError } from '../../lib/index.js';
 import type { HeaderList, NewPet, Petstore } from '../../lib/index.js';
-import { createOpenApiDocument } from '../openapi/index.js';
-import { renderInterfacePage } from '../reference/interface-page.js';
-import { renderReferencePage } from '../reference/page.js';
+import { createOpenApiDocument } from '../../extras/docs-site/openapi/index.js';
+import { renderInterfacePage } from '../../extras/docs-site/reference/interface-page.js';
+import { renderReferencePage } from '../../extras/docs-site/reference/page.js';
 import { readJsonBody } from './body.js';
 import { createNegotiatedRepresentation } from './compression.js';
 import type { NegotiatedRepresentation } from './compression.js';

@@ -17,11 +17,11 @@ export type { RunningServer } from './start-server.js';
 /** Options of RunningServer.close. */
 export type { CloseOptions } from './start-server.js';
 /** Creates the Prometheus metrics startServer counts into and /metrics answers. */
-export { createMetrics } from './metrics.js';
+export { createMetrics } from '../../extras/operator/metrics.js';
 /** Wraps a storage so the time of each of its operations goes into the metrics. */
-export { instrumentStorage } from './metrics.js';
+export { instrumentStorage } from '../../extras/operator/metrics.js';
 /** The metrics createMetrics makes. */
-export type { Metrics } from './metrics.js';
+export type { Metrics } from '../../extras/operator/metrics.js';
 /** Accepted bearer tokens: a list, or a function asked on every request. */
 export type { ApiKeys } from '../core/index.js';
 /** Browser origins allowed to call the interface, or `'*'`. */

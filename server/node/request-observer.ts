@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../core/index.js';
 import type { CoreResponse } from '../core/index.js';
-import { accessLogLine } from './access-log.js';
-import type { RequestMetrics } from './metrics.js';
+import { accessLogLine } from '../../extras/operator/access-log.js';
+import type { RequestMetrics } from '../../extras/operator/metrics.js';
 
 /**
  * What the standalone server notes of one request, for the access log and the metrics: made only

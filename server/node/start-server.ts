@@ -8,14 +8,14 @@ import { isOnClosingConnection } from './closing-connections.js';
 import { closeByLingering } from './lingering-close.js';
 import { answerWithCore } from './handler.js';
 import type { HandlerOptions } from './handler.js';
-import { requestMetricsOf } from './metrics.js';
-import type { Metrics } from './metrics.js';
+import { requestMetricsOf } from '../../extras/operator/metrics.js';
+import type { Metrics } from '../../extras/operator/metrics.js';
 import { deferContinue } from './node-request.js';
 import { createPipelineGuard } from './pipelining.js';
 import { createRequestObserver } from './request-observer.js';
 import type { RequestObserver } from './request-observer.js';
 import { refuseRequest } from './responses.js';
-import { createServerRoutes } from './server-routes.js';
+import { createServerRoutes } from '../../extras/operator/server-routes.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { PetstoreClient } from '../../client/index.js';
+import { PetstoreClient } from '../../extras/client/index.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../lib/index.js';
 import type { NewPet } from '../../lib/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';

@@ -3,11 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { createMemoryStorage, createPetstore, petHeapBytes, PetstoreError, WORST_CASE_PET_HEAP_BYTES } from '../../lib/index.js';
 import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
-import { createFileStorage } from '../../lib/storage/file/index.js';
-import { encodeHeader, encodePetRecord } from '../../lib/storage/file/journal-format.js';
+import { createFileStorage } from '../../extras/file-storage/index.js';
+import { encodeHeader, encodePetRecord } from '../../extras/file-storage/journal-format.js';
 import { freezePet } from '../../lib/pet.js';
 import { rejection } from '../support/assertions.js';
-import { journalPath } from './storage/file/fixtures.js';
+import { journalPath } from '../extras/file-storage/fixtures.js';
 
 const EMOJI_NAME = '🐶'.repeat(256);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { PetstoreApi } from '../../lib/index.js';
-import { PetstoreClient } from '../../client/index.js';
+import { PetstoreClient } from '../../extras/client/index.js';
 
 /**
  * A misspelled field. The `@ts-expect-error` lines are the test: `npm test` type-checks this file

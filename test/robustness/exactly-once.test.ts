@@ -3,7 +3,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { PetstoreClient } from '../../client/index.js';
+import { PetstoreClient } from '../../extras/client/index.js';
 import type { NewPet, Pet } from '../../lib/index.js';
 import { startTestPostgres } from '../support/postgres.js';
 import { jsonLines, ROOT, spawnServer } from '../support/process.js';
@@ -99,7 +99,7 @@ after(async () => {
 
 /** The compiled CLI with `env`, on loopback; resolves once it listens. */
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, HOST: '127.0.0.1', ...env }, [], { compiledMain: join(build.dist, 'cli', 'main.js') });
+  const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, HOST: '127.0.0.1', ...env }, [], { compiledMain: join(build.dist, 'extras', 'cli', 'main.js') });
   servers.push(server);
   await server.ready;
   return server;

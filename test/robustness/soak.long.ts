@@ -36,7 +36,7 @@ function median(values: readonly number[]): number {
 describe('soak', () => {
   test(`the server under ${PROFILE.soakSeconds} s of mixed load from another process answers only the intended statuses and its memory stays within ${MAX_GROWTH_PERCENT} % after warm-up`, async () => {
     const serverPrefix = await taskset(0);
-    const command = [...serverPrefix, process.execPath, '--import', 'tsx', resolve(ROOT, 'cli', 'main.ts')];
+    const command = [...serverPrefix, process.execPath, '--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')];
     const server = spawn(command[0] as string, command.slice(1), { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     let serverOutput = '';
     const exited = new Promise<number | string>((done) => server.once('exit', (code, signal) => done(code ?? signal ?? -1)));

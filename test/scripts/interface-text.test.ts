@@ -8,7 +8,7 @@ import { inlineMarkdownHtml, markdownHtml } from '../../scripts/markdown-html.js
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 describe('the generated interface text', () => {
-  test('server/reference/interface-text.ts is up to date with docs/interface.md (run `npm run interface-text` after editing the text)', async () => {
+  test('extras/docs-site/reference/interface-text.ts is up to date with docs/interface.md (run `npm run interface-text` after editing the text)', async () => {
     const markdown = await readFile(resolve(ROOT, 'docs', 'interface.md'), 'utf8');
     const generated = await readFile(resolve(ROOT, INTERFACE_TEXT_MODULE), 'utf8');
     assert.ok(generated === interfaceTextModule(markdown), `${INTERFACE_TEXT_MODULE} is older than docs/interface.md: run npm run interface-text`);

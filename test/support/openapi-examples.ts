@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 // The named export: under NodeNext the default import of this CommonJS module types as the module, not the class.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { OpenApiDocument } from '../../server/openapi/index.js';
-import type { JsonSchema } from '../../server/openapi/types.js';
-import type { JsonValue } from '../../server/openapi/types.js';
-import type { OpenApiMethod } from '../../server/openapi/types.js';
-import type { OpenApiOperation } from '../../server/openapi/types.js';
-import type { OpenApiParameter } from '../../server/openapi/types.js';
-import type { OpenApiResponse } from '../../server/openapi/types.js';
+import type { OpenApiDocument } from '../../extras/docs-site/openapi/index.js';
+import type { JsonSchema } from '../../extras/docs-site/openapi/types.js';
+import type { JsonValue } from '../../extras/docs-site/openapi/types.js';
+import type { OpenApiMethod } from '../../extras/docs-site/openapi/types.js';
+import type { OpenApiOperation } from '../../extras/docs-site/openapi/types.js';
+import type { OpenApiParameter } from '../../extras/docs-site/openapi/types.js';
+import type { OpenApiResponse } from '../../extras/docs-site/openapi/types.js';
 
 /** The methods of a path item, in the order the document lists them. */
 export const METHODS: readonly OpenApiMethod[] = ['get', 'post'];

@@ -1,8 +1,8 @@
 /**
  * The package as a consumer gets it: built into a directory of its own, packed with `npm pack`, and
  * installed from the tarball. Not from `dist/`: test files run in parallel, and test/readme.test.ts
- * rebuilds it (`npm start` runs `prestart`). test/package.test.ts, test/cli/package-bin.test.ts and
- * test/conformance/package.test.ts install what this packs.
+ * rebuilds it (`npm start` runs `prestart`). test/package.test.ts, test/extras/cli/package-bin.test.ts and
+ * test/extras/conformance/package.test.ts install what this packs.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, cp, readFile } from 'node:fs/promises';

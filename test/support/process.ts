@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 /** Root of the repository. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** A standalone server process started from cli/main.ts. */
+/** A standalone server process started from extras/cli/main.ts. */
 export interface ServerProcess {
   child: ChildProcess;
   /** Base URL printed by the server, e.g. `http://127.0.0.1:41234/v1`. */
@@ -24,13 +24,13 @@ export interface ServerProcess {
 
 /** Options of spawnServer. */
 export interface SpawnServerOptions {
-  /** A compiled `cli/main.js` to run on node alone, which starts several times faster. Default: cli/main.ts through tsx. */
+  /** A compiled `extras/cli/main.js` to run on node alone, which starts several times faster. Default: extras/cli/main.ts through tsx. */
   compiledMain?: string;
 }
 
-/** Runs cli/main.ts through tsx (or a compiled main) with `env` added to a clean environment and `PORT=0`. */
+/** Runs extras/cli/main.ts through tsx (or a compiled main) with `env` added to a clean environment and `PORT=0`. */
 export function spawnServer(env: Record<string, string>, args: readonly string[] = [], options: SpawnServerOptions = {}): ServerProcess & { ready: Promise<void> } {
-  const main = options.compiledMain === undefined ? ['--import', 'tsx', resolve(ROOT, 'cli', 'main.ts')] : [options.compiledMain];
+  const main = options.compiledMain === undefined ? ['--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')] : [options.compiledMain];
   const child = spawn(process.execPath, [...main, ...args], {
     cwd: ROOT,
     // NODE_V8_COVERAGE passes through so c8 measures the child as well; a compiled build has no source maps to lead it back to the sources.
@@ -90,7 +90,7 @@ export function spawnServer(env: Record<string, string>, args: readonly string[]
   return result;
 }
 
-/** Runs cli/main.ts to completion (for --help and configuration errors). */
+/** Runs extras/cli/main.ts to completion (for --help and configuration errors). */
 export async function runMain(env: Record<string, string>, args: readonly string[] = []): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const server = spawnServer(env, args);
   server.ready.catch(() => {});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { createOpenApiDocument } from '../../../server/openapi/index.js';
+import { createOpenApiDocument } from '../../../extras/docs-site/openapi/index.js';
 import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import { AUTH, assertError } from '../../support/http.js';
 import { call, createTestCore } from '../../support/inject.js';

@@ -8,7 +8,7 @@ import { NO_BODY } from '../../../server/core/request.js';
 import type { CoreRequest } from '../../../server/core/request.js';
 import { newRequestId, requestIdOf } from '../../../server/core/request-id.js';
 import type { CoreResponse } from '../../../server/core/response.js';
-import { createServerRoutes } from '../../../server/node/server-routes.js';
+import { createServerRoutes } from '../../../extras/operator/server-routes.js';
 
 /** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;

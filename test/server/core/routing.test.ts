@@ -20,7 +20,7 @@ describe('routing', () => {
   });
 
   test('a path outside the base path is a 404 without auth', async () => {
-    // `/` is not among them: the standalone server sends it to the reference page (test/server/node/reference-page.test.ts).
+    // `/` is not among them: the standalone server sends it to the reference page (test/extras/docs-site/served-reference-page.test.ts).
     for (const path of ['/pets', '/v2/pets', '/v10/pets', '/favicon.ico', '/docs']) {
       assertError(await call(core, 'GET', path), 404, 'not_found', /the API lives under \/v1/);
     }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Pet } from '../../../lib/index.js';
-import { repairStorage } from '../../../cli/repair-storage.js';
+import { repairStorage } from '../../../extras/cli/repair-storage.js';
 import { runMain, spawnServer } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
 import type { Pet } from '../../../lib/index.js';
-import { createFileStorage } from '../../../lib/storage/file/index.js';
+import { createFileStorage } from '../../../extras/file-storage/index.js';
 import { API_KEY, assertError, call, startTestServer } from '../../support/http.js';
 
 /** Clients creating and listing over keep-alive connections while the server drains. */

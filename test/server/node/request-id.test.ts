@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import type { LogEntry } from '../../../server/node/index.js';
-import type { AccessLogEntry } from '../../../server/node/access-log.js';
+import type { AccessLogEntry } from '../../../extras/operator/access-log.js';
 import { AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;

@@ -1,0 +1,197 @@
+import type { Durability } from '../file-storage/index.js';
+import type { LogLevel } from '../../server/node/index.js';
+
+/** How a setting's text becomes its value. */
+export interface Kind<T> {
+  /** Placeholder of the value in `--help`, e.g. `<0-65535>`. */
+  hint: string;
+  /** What is accepted, for the message that refuses anything else: "must be …". */
+  accepted: string;
+  /** The value, or undefined when the text is refused. */
+  parse(text: string): T | undefined;
+}
+
+/**
+ * One setting of the command line: its flag and environment variable, and its default as a value
+ * and as the words `--help` and docs/operations.md show (test/extras/cli/settings-docs.test.ts checks that
+ * both agree with this table).
+ */
+export interface Setting<T, D extends T | undefined = T | undefined> {
+  /** `--name`; undefined for a setting read from the environment only. */
+  flag: string | undefined;
+  env: string;
+  kind: Kind<T>;
+  defaultValue: D;
+  defaultText: string;
+  /** One sentence for `--help`: plain text, no Markdown. */
+  description: string;
+}
+
+/** A setting of any type, as lists of settings hold them. */
+export type AnySetting = Setting<unknown, unknown>;
+
+/** The accepted spellings of a boolean, in any case. */
+const TRUE_WORDS = ['1', 'true', 'yes'];
+const FALSE_WORDS = ['0', 'false', 'no'];
+
+/** The largest shutdown delay: far beyond any load balancer's deregistration delay, and still a timer Node can set. */
+export const MAX_SHUTDOWN_DELAY_SECONDS = 3600;
+
+const PORT: Kind<number> = {
+  hint: '<0-65535>',
+  accepted: 'an integer from 0 to 65535',
+  parse: (text) => (/^[0-9]{1,5}$/.test(text) && Number(text) <= 65_535 ? Number(text) : undefined),
+};
+
+const BOOLEAN: Kind<boolean> = {
+  hint: '[yes|no]',
+  accepted: `${TRUE_WORDS.join(', ')} (on) or ${FALSE_WORDS.join(', ')} (off), in any case`,
+  parse: (text) => (TRUE_WORDS.includes(text.toLowerCase()) ? true : FALSE_WORDS.includes(text.toLowerCase()) ? false : undefined),
+};
+
+/** Whether a flag of this kind may stand alone (`--metrics` meaning on). */
+export function isBoolean(kind: Kind<unknown>): boolean {
+  return kind === BOOLEAN;
+}
+
+const SECONDS: Kind<number> = {
+  hint: '<seconds>',
+  accepted: `a number of seconds from 0 to ${MAX_SHUTDOWN_DELAY_SECONDS}`,
+  parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) <= MAX_SHUTDOWN_DELAY_SECONDS ? Number(text) : undefined),
+};
+
+const COUNT: Kind<number> = {
+  hint: '<count>',
+  accepted: 'a whole number of pets from 1 to 9007199254740991',
+  parse: (text) => (/^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0 ? Number(text) : undefined),
+};
+
+function text(hint: string, accepted: string): Kind<string> {
+  return { hint, accepted, parse: (value) => value };
+}
+
+const FILE_NAME = text('<file>', 'a file name');
+
+function choice<const V extends string>(values: readonly V[]): Kind<V> {
+  return {
+    hint: `<${values.join('|')}>`,
+    accepted: `one of ${values.map((value) => `"${value}"`).join(', ')}`,
+    parse: (value) => values.find((candidate) => candidate === value),
+  };
+}
+
+/** The comma-separated items of a list, trimmed, without empty ones. */
+function listItems(value: string): string[] {
+  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** An origin as browsers send it (`https://app.example.com:8443`, lower-case, no path), or undefined. */
+function originOf(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  const isOrigin = (url.protocol === 'http:' || url.protocol === 'https:') && url.origin.toLowerCase() === value.toLowerCase();
+  return isOrigin ? url.origin : undefined;
+}
+
+const ORIGINS: Kind<readonly string[] | '*'> = {
+  hint: '<origins>',
+  accepted: '"*" or a comma-separated list of origins such as https://app.example.com',
+  parse(value) {
+    if (value.trim() === '*') return '*';
+    const origins = listItems(value).map(originOf);
+    const accepted = origins.filter((origin) => origin !== undefined);
+    return accepted.length > 0 && accepted.length === origins.length ? accepted : undefined;
+  },
+};
+
+/** Keys from the environment, as text: extras/cli/api-keys.ts checks them, with messages that never quote a key. */
+const KEY_LIST = text('<keys>', 'a comma-separated list of keys');
+
+/** The levels of the structured log, most severe first: a level writes its own events and those above it. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const satisfies readonly LogLevel[];
+
+const DURABILITIES = ['fsync', 'write'] as const satisfies readonly Durability[];
+
+const DEFAULT_DURABILITY: Durability = 'fsync';
+const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+
+function setting<T, D extends T | undefined>(definition: Setting<T, D>): Setting<T, D> {
+  return definition;
+}
+
+/** Every setting of the command line, in the order `--help` and the docs list them. */
+export const SETTINGS = {
+  port: setting({ flag: '--port', env: 'PORT', kind: PORT, defaultValue: 8080, defaultText: '8080', description: 'TCP port to listen on; 0 picks a free one.' }),
+  host: setting({
+    flag: '--host', env: 'HOST', kind: text('<address>', 'an address'), defaultValue: '127.0.0.1', defaultText: '127.0.0.1',
+    description: 'Interface to listen on; 0.0.0.0 (or ::) for every interface, as in a container.',
+  }),
+  apiKeys: setting({
+    flag: undefined, env: 'PETSTORE_API_KEYS', kind: KEY_LIST, defaultValue: undefined, defaultText: 'a development key, printed once',
+    description: 'Comma-separated keys accepted as "Authorization: Bearer <key>", each 16 or more token68 characters; "#" starts a comment; list two while rotating. '
+      + 'No flag: a command line is visible to every user of the machine. Not together with --api-keys-file.',
+  }),
+  apiKeysFile: setting({
+    flag: '--api-keys-file', env: 'PETSTORE_API_KEYS_FILE', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',
+    description: 'File of keys, one per line ("#" starts a comment, blank lines are ignored), readable by its owner only; SIGHUP re-reads it without a restart.',
+  }),
+  data: setting({
+    flag: '--data', env: 'PETSTORE_DATA', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset: in memory',
+    description: 'Path of the durable data file.',
+  }),
+  durability: setting({
+    flag: '--durability', env: 'PETSTORE_DURABILITY', kind: choice(DURABILITIES), defaultValue: DEFAULT_DURABILITY, defaultText: DEFAULT_DURABILITY,
+    description: 'With --data: "fsync" (a 201 survives power loss) or "write" (a 201 survives a crash of the process, not of the machine).',
+  }),
+  databaseUrl: setting({
+    flag: '--database-url', env: 'PETSTORE_DATABASE_URL', kind: text('<url>', 'a connection URL'), defaultValue: undefined, defaultText: 'unset',
+    description: 'PostgreSQL connection URL (needs "npm install pg"); with a password in it, prefer the variable to the flag.',
+  }),
+  maxPets: setting({
+    flag: '--max-pets', env: 'PETSTORE_MAX_PETS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: as many as the heap holds',
+    description: 'Most pets the store holds in memory; past it a create is a 507 and reads go on. '
+      + 'Pets may also take at most 70% of the old space (node --max-old-space-size) less 32 MiB. Not with --database-url.',
+  }),
+  seed: setting({
+    flag: '--seed', env: 'PETSTORE_SEED', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',
+    description: 'JSON array of NewPets created at start, in order, when the store is empty; one invalid entry refuses the file.',
+  }),
+  corsOrigins: setting({
+    flag: '--cors-origins', env: 'PETSTORE_CORS_ORIGINS', kind: ORIGINS, defaultValue: undefined, defaultText: 'unset: no CORS',
+    description: 'Origins whose browsers may call the API: comma-separated, or "*" for any.',
+  }),
+  accessLog: setting({
+    flag: '--access-log', env: 'PETSTORE_ACCESS_LOG', kind: BOOLEAN, defaultValue: false, defaultText: 'off',
+    description: 'One JSON line per request on stdout (method, path without query, status, duration, request id; never a header).',
+  }),
+  metrics: setting({
+    flag: '--metrics', env: 'PETSTORE_METRICS', kind: BOOLEAN, defaultValue: false, defaultText: 'off',
+    description: 'Serve GET /metrics in the Prometheus text format, without a key.',
+  }),
+  shutdownDelay: setting({
+    flag: '--shutdown-delay', env: 'PETSTORE_SHUTDOWN_DELAY', kind: SECONDS, defaultValue: 0, defaultText: '0',
+    description: 'Seconds to keep serving after SIGTERM, with /readyz failing, before the listener closes.',
+  }),
+  logLevel: setting({
+    flag: '--log-level', env: 'PETSTORE_LOG_LEVEL', kind: choice(LOG_LEVELS), defaultValue: DEFAULT_LOG_LEVEL, defaultText: DEFAULT_LOG_LEVEL,
+    description: 'Least severe event written to stderr: error, warn, info or debug.',
+  }),
+};
+
+/** The settings in table order. */
+export const ALL_SETTINGS: readonly AnySetting[] = Object.values(SETTINGS);
+
+/**
+ * The settings of `repair` alone: its `--data`, described as `repair` reads it (required; the
+ * variable is the server's), and `--salvage`.
+ */
+export const REPAIR_SETTINGS = {
+  data: setting({
+    flag: '--data', env: 'PETSTORE_DATA', kind: FILE_NAME, defaultValue: undefined, defaultText: 'none: required',
+    description: 'Path of the data file to repair; no server may have it open.',
+  }),
+  salvage: setting({
+    flag: '--salvage', env: 'PETSTORE_REPAIR_SALVAGE', kind: BOOLEAN, defaultValue: false, defaultText: 'off',
+    description: 'Keep every intact record after the damage, with its id, instead of cutting at the first bad record; the bytes dropped go to a side file.',
+  }),
+};

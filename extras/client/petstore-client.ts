@@ -1,0 +1,291 @@
+import { MAX_LIMIT, PetstoreError, validateIdempotencyKey, validateNewPet } from '../../lib/index.js';
+import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi, PetstoreErrorOptions } from '../../lib/index.js';
+import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
+import type { AnswerSource } from './answers.js';
+import { readDeprecation } from './deprecation.js';
+import type { DeprecationNotice } from './deprecation.js';
+import type { FetchFunction, FetchInit, FetchResponse } from './fetch.js';
+import { findLink, parseLinkHeader } from './link-header.js';
+import { backoffDelay, RETRY_DEFAULTS, RETRYABLE_STATUSES, retryAfterDelay, retryPolicy } from './retry.js';
+import type { RetryOptions, RetryPolicy } from './retry.js';
+
+/** Options of the PetstoreClient constructor. */
+export interface PetstoreClientOptions {
+  /** Base URL of the interface, base path included, e.g. `http://127.0.0.1:8080/v1`; a `URL` object works too. */
+  baseUrl: string | { readonly href: string };
+  /** The API key, sent as `Authorization: Bearer <apiKey>` [spec 5]. */
+  apiKey: string;
+  /** The fetch to use. Default: the global `fetch` (Node ≥ 20). */
+  fetch?: FetchFunction;
+  /**
+   * Called with every response that says its operation is deprecated (`Deprecation`, `Sunset`).
+   * Default: one `DeprecationWarning` per operation through `process.emitWarning`.
+   */
+  onDeprecation?: (notice: DeprecationNotice) => void;
+  /**
+   * How every call retries a network failure or a 408, 409, 429, 502, 503 or 504 answer, or `false`
+   * for a single request. Default: `RETRY_DEFAULTS`, which rides out 10 s of an unreachable server.
+   */
+  retry?: RetryOptions | false;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** How this call retries, over the client's `retry` option; `false` for a single request. */
+  retry?: RetryOptions | false;
+}
+
+/** Options of `createPet()`: the engine's, and how the call retries. */
+export interface CreatePetOptions extends RequestOptions, EngineCreatePetOptions {
+  /**
+   * The `Idempotency-Key` of this create, sent on every attempt, so the server stores the pet once
+   * however many requests reach it: 1 to 255 printable ASCII characters, as the engine takes.
+   * Default: a fresh `crypto.randomUUID()` per call; pass your own to make a create safe to repeat
+   * across calls or processes.
+   */
+  idempotencyKey?: string;
+}
+
+/** Options of `pets()`. */
+export interface PetsOptions extends RequestOptions {
+  /** Only pets with this status. */
+  status?: PetStatus;
+  /** Pets per request, 1 to 100. Default 100, the fewest round trips. */
+  pageSize?: number;
+}
+
+/** One answer, read whole: its status, body and headers, and how many requests the call sent to get it. */
+interface Answer extends AnswerSource {
+  response: FetchResponse;
+  text: string;
+  attempts: number;
+}
+
+/** What one request brought back: an answer, or the reason there was none. */
+type Outcome = { answer: Omit<Answer, 'attempts'>; failure?: undefined } | { answer?: undefined; failure: unknown };
+
+/**
+ * The key as a Structured Field String [RFC 9651 §3.3.3], the form draft-ietf-httpapi-idempotency-key-header
+ * §2.1 gives the header: `"` and `\` escaped. A key the engine would refuse is refused here with the
+ * same error, before anything is sent: a character a header cannot carry would make fetch reject,
+ * which would read as a network failure.
+ */
+function idempotencyKeyField(key: unknown): string {
+  return `"${validateIdempotencyKey(key).replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/** A fresh version 4 UUID [RFC 9562 §5.4]: `crypto.randomUUID()`, or the same layout from `crypto.getRandomValues` where that is missing. */
+function randomUuid(): string {
+  // Browsers offer randomUUID only in secure contexts; getRandomValues everywhere.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function seconds(milliseconds: number): string {
+  return (milliseconds / 1000).toFixed(1);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** What `#send` sends beside the method and URL. */
+interface SendOptions extends RequestOptions {
+  body?: string;
+  /** The `Idempotency-Key` field value, already serialized. */
+  idempotencyKey?: string;
+}
+
+/** Writes a number as the server reads it: whole numbers in decimal digits, even beyond 2^53, which `String` would write as `1e+21`. */
+function decimal(value: number): string {
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);
+}
+
+function warnOnce(): (notice: DeprecationNotice) => void {
+  const warned = new Set<string>();
+  return (notice) => {
+    if (warned.has(notice.operation) || typeof process === 'undefined') return;
+    warned.add(notice.operation);
+    const sunset = notice.sunsetAt === undefined ? '' : `; it will be removed on ${notice.sunsetAt.toISOString().slice(0, 10)}`;
+    const successor = notice.successor === undefined ? '' : `; use ${notice.successor} instead`;
+    process.emitWarning(`Petstore operation ${notice.operation} is deprecated${sunset}${successor}`, { type: 'DeprecationWarning', code: 'PETSTORE_DEPRECATED_OPERATION' });
+  };
+}
+
+/**
+ * A typed client of the HTTP interface with the same operations, arguments and results as the
+ * in-process store (`PetstoreApi`), so embedding code can switch between the two. Failures are the
+ * same PetstoreErrors the server sent, with the answer's `X-Request-Id` as `requestId` (the id to
+ * look for in the server's log); an answer that is not the interface's, or no answer at all, is an
+ * `unavailable` PetstoreError. Every call retries what a retry may fix (see `RetryOptions`), and
+ * `createPet` sends one `Idempotency-Key` on all its attempts, so the pet is stored once.
+ */
+export class PetstoreClient implements PetstoreApi {
+  readonly #baseUrl: string;
+  readonly #authorization: string;
+  readonly #fetch: FetchFunction;
+  readonly #onDeprecation: (notice: DeprecationNotice) => void;
+  readonly #retry: RetryPolicy;
+
+  constructor(options: PetstoreClientOptions) {
+    const url = new URL(typeof options.baseUrl === 'string' ? options.baseUrl : options.baseUrl.href);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('PetstoreClient: `baseUrl` must be an http or https URL');
+    if (url.search !== '' || url.hash !== '') throw new TypeError('PetstoreClient: `baseUrl` must not have a query or fragment');
+    if (typeof options.apiKey !== 'string' || options.apiKey === '' || /[\s\u0000-\u001f\u007f]/.test(options.apiKey)) {
+      throw new TypeError('PetstoreClient: `apiKey` must be a non-empty string without white space or control characters');
+    }
+    this.#baseUrl = url.href.replace(/\/+$/, '');
+    this.#authorization = `Bearer ${options.apiKey}`;
+    this.#fetch = options.fetch ?? ((target, init) => fetch(target, init));
+    this.#onDeprecation = options.onDeprecation ?? warnOnce();
+    this.#retry = retryPolicy(RETRY_DEFAULTS, options.retry);
+  }
+
+  /** listPets [spec 4.1]: one page of pets in ascending id order; `limit` is clamped by the server to 1..100 (default 20). */
+  async listPets(query: ListPetsQuery = {}, options: RequestOptions = {}): Promise<Pet[]> {
+    const search = new URLSearchParams();
+    if (query.limit !== undefined) search.set('limit', decimal(query.limit));
+    if (query.status !== undefined) search.set('status', query.status);
+    if (query.after !== undefined) search.set('after', decimal(query.after));
+    const text = search.size === 0 ? '' : `?${search.toString()}`;
+    return (await this.#listPage(`${this.#baseUrl}/pets${text}`, options)).pets;
+  }
+
+  /**
+   * createPet [spec 4.2]: the server validates `input` as a NewPet (a JavaScript caller's too) and answers the stored Pet. Every
+   * attempt carries the same `Idempotency-Key`, so a retry after a lost answer gets the pet stored by
+   * the first request, never a second one.
+   */
+  async createPet(input: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
+    const key = idempotencyKeyField(options.idempotencyKey ?? randomUuid());
+    let body: string | undefined;
+    try {
+      body = JSON.stringify(input);
+    } catch {
+      body = undefined;
+    }
+    // What JSON cannot carry (undefined, functions, BigInt, cycles) is never a valid NewPet: answer as the engine would.
+    if (body === undefined) {
+      validateNewPet(input);
+      throw new PetstoreError('validation_failed', 'Cannot create pet: the input cannot be sent as JSON');
+    }
+    const answer = await this.#send('createPet', 'POST', `${this.#baseUrl}/pets`, { ...options, body, idempotencyKey: key });
+    if (answer.status !== 201) throw this.#failure(answer);
+    return this.#expect(answer, asPet(parseJson(answer.text)), 'not a Pet');
+  }
+
+  /** getPet [spec 4.3, deprecated]: the pet with this id; ids no pet has are a `not_found` PetstoreError. */
+  async getPet(id: number, options: RequestOptions = {}): Promise<Pet> {
+    const answer = await this.#send('getPet', 'GET', `${this.#baseUrl}/pets/${encodeURIComponent(typeof id === 'number' ? decimal(id) : String(id))}`, options);
+    if (answer.status !== 200) throw this.#failure(answer);
+    return this.#expect(answer, asPet(parseJson(answer.text)), 'not a Pet');
+  }
+
+  /**
+   * Every pet (with `status`, if given), page by page, following `Link: rel="next"` (RFC 8288) until
+   * the last page. Pets created meanwhile with larger ids are included; none is seen twice.
+   */
+  async *pets(options: PetsOptions = {}): AsyncGenerator<Pet, void, undefined> {
+    const search = new URLSearchParams({ limit: decimal(options.pageSize ?? MAX_LIMIT) });
+    if (options.status !== undefined) search.set('status', options.status);
+    let url: string | undefined = `${this.#baseUrl}/pets?${search.toString()}`;
+    while (url !== undefined) {
+      const page: { pets: Pet[]; next: string | undefined } = await this.#listPage(url, options);
+      yield* page.pets;
+      if (page.next === url) throw new PetstoreError('unavailable', `The server links ${url} as its own next page`);
+      url = page.next;
+    }
+  }
+
+  async #listPage(url: string, options: RequestOptions): Promise<{ pets: Pet[]; next: string | undefined }> {
+    const answer = await this.#send('listPets', 'GET', url, options);
+    if (answer.status !== 200) throw this.#failure(answer);
+    const pets = this.#expect(answer, asPets(parseJson(answer.text)), 'not a Pet array');
+    const link = findLink(parseLinkHeader(answer.response.headers.get('link') ?? ''), 'next');
+    if (link === undefined) return { pets, next: undefined };
+    const next = new URL(link, url);
+    // The key goes only where the client was pointed: a next link to another origin is refused.
+    if (next.origin !== new URL(this.#baseUrl).origin) throw this.#counted(unexpectedAnswer(answer, `its next page ${JSON.stringify(link)} is on another origin`), answer.attempts, '');
+    return { pets, next: next.href };
+  }
+
+  /**
+   * Sends one call's request until it gets an answer that is not worth retrying, or its retry budget
+   * is spent: then it throws the last failure, saying how many attempts the call made.
+   */
+  async #send(operation: string, method: string, url: string, options: SendOptions): Promise<Answer> {
+    const policy = retryPolicy(this.#retry, options.retry);
+    const init: FetchInit = { method, headers: { authorization: this.#authorization, accept: 'application/json' }, redirect: 'manual' };
+    if (options.body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = options.body;
+    }
+    if (options.idempotencyKey !== undefined) init.headers['idempotency-key'] = options.idempotencyKey;
+    const start = policy.now();
+    const deadline = start + policy.totalTime;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(method, url, init);
+      if (outcome.answer !== undefined && !RETRYABLE_STATUSES.has(outcome.answer.status)) {
+        const notice = readDeprecation(outcome.answer.response.headers, operation, url);
+        if (notice !== undefined) this.#onDeprecation(notice);
+        return { ...outcome.answer, attempts: attempt };
+      }
+      const now = policy.now();
+      const asked = outcome.answer === undefined ? undefined : retryAfterDelay(outcome.answer.response.headers.get('retry-after'), now);
+      const budget = `the ${seconds(policy.totalTime)} s retry budget`;
+      let reason: string | undefined;
+      if (policy.attempts === 1) reason = 'retries are off';
+      else if (attempt >= policy.attempts) reason = `the retry budget of ${plural(policy.attempts, 'attempt')} is spent`;
+      else if (asked !== undefined && now + asked > deadline) reason = `Retry-After asks for ${seconds(asked)} s, past ${budget}`;
+      else if (now >= deadline) reason = `${budget} is spent`;
+      if (reason !== undefined) {
+        const error = outcome.answer === undefined ? this.#unreachable(url, outcome.failure) : this.#failure({ ...outcome.answer, attempts: 1 });
+        throw this.#counted(error, attempt, ` in ${seconds(now - start)} s; ${reason}`);
+      }
+      await policy.sleep(asked ?? Math.min(backoffDelay(policy, attempt), deadline - now));
+    }
+  }
+
+  /** One request, its answer read whole; a fetch that rejects, or a body cut off, is a failure to retry. */
+  async #attempt(method: string, url: string, init: FetchInit): Promise<Outcome> {
+    try {
+      const response = await this.#fetch(url, init);
+      const text = await response.text();
+      return { answer: { method, url, status: response.status, requestId: response.headers.get('x-request-id') ?? undefined, response, text } };
+    } catch (failure) {
+      return { failure };
+    }
+  }
+
+  #unreachable(url: string, failure: unknown): PetstoreError {
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    return new PetstoreError('unavailable', `Cannot reach the Petstore at ${url}: ${reason}`, { cause: failure });
+  }
+
+  /**
+   * The error with the number of attempts the call made: in `attempts`, and in the message when the
+   * call gave up (`detail` says why) or needed more than one request, so a server's own message on a
+   * first answer stays as the server wrote it.
+   */
+  #counted(error: PetstoreError, attempts: number, detail: string): PetstoreError {
+    const message = detail === '' && attempts === 1 ? error.message : `${error.message} (${plural(attempts, 'attempt')}${detail})`;
+    const options: PetstoreErrorOptions = { attempts };
+    if (error.details !== undefined) options.details = error.details;
+    if (error.cause !== undefined) options.cause = error.cause;
+    if (error.requestId !== undefined) options.requestId = error.requestId;
+    return new PetstoreError(error.code, message, options);
+  }
+
+  #failure(answer: Answer): PetstoreError {
+    return this.#counted(errorFromAnswer(answer, answer.text, answer.response.headers.get('content-type')), answer.attempts, '');
+  }
+
+  #expect<T>(answer: Answer, value: T | undefined, problem: string): T {
+    if (value === undefined) throw this.#counted(unexpectedAnswer(answer, `${problem}: ${JSON.stringify(answer.text.slice(0, 200))}`), answer.attempts, '');
+    return value;
+  }
+}

@@ -1,0 +1,338 @@
+import { dirname, resolve } from 'node:path';
+import { MAX_SAFE_ID } from '../../lib/limits.js';
+import { PetstoreError } from '../../lib/errors.js';
+import { freezePet } from '../../lib/pet.js';
+import type { Capacity, StorageUsage } from '../../lib/capacity.js';
+import { PetIndex } from '../../lib/storage/memory/pet-index.js';
+import type { NewPet, Pet } from '../../lib/pet.js';
+import type { IdempotencyRecord, InsertOnceResult, PetStorage } from '../../lib/storage/storage.js';
+import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
+import type { StorageFile, StorageFileSystem } from './file-system.js';
+import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
+import {
+  encodeHeader, encodeKeyedPetRecord, encodePetRecord, FORMAT_VERSION, HEADER_SIZE, headerProblem, headerVersion, keyedPetRecordProblem, petRecordProblem,
+} from './journal-format.js';
+import { cutDamagedTail } from './damaged-tail.js';
+import { scanJournal } from './journal-scan.js';
+import type { ScanResult } from './journal-scan.js';
+import { JournalWriter } from './journal-writer.js';
+import type { Durability, JournalStats } from './journal-types.js';
+import { acquireLock } from './lock-file.js';
+import type { HeldLock } from './lock-file.js';
+
+/** Options of createFileStorage. */
+export interface FileStorageOptions {
+  /** `fsync` (default): an insert resolves after fdatasync, so it survives power loss. `write`: after write(2), so it survives a crash of the process only. */
+  durability?: Durability;
+  /** Receives operational notes (a torn tail cut off, a stale lock taken over, a failed write); default: process.emitWarning. */
+  log?: (line: string) => void;
+  /** The file-system calls to use; default: node:fs. Tests inject failures here. */
+  fileSystem?: StorageFileSystem;
+  /**
+   * The most the replay may load: a journal whose pets pass it is refused with `insufficient_storage`
+   * (at once when its size alone shows it, else as soon as the pets read pass it), before the heap runs out.
+   */
+  capacity?: Capacity;
+}
+
+/** A PetStorage kept in an append-only journal file, with its counters. */
+export interface FileStorage extends PetStorage {
+  /** Absolute path of the journal. */
+  readonly path: string;
+  /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
+  stats(): JournalStats;
+  /** Pets held in memory and their heap bytes (petHeapBytes). */
+  usage(): StorageUsage;
+  /** Resolves when the lock is still held and writes work, trying to recover from a failed write first; rejects with `unavailable` naming the file and the cause. */
+  checkReady(): Promise<void>;
+  /** Waits for queued inserts, syncs the journal, closes it and releases the lock. */
+  close(): Promise<void>;
+}
+
+/** The suffix of the single-writer lock file next to the journal. */
+export const LOCK_SUFFIX = '.lock';
+
+/** The default log: a process warning, which Node prints to stderr; the library never writes to stdout. */
+function emitWarning(line: string): void {
+  process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
+}
+
+function openError(path: string, doing: string, cause: unknown): PetstoreError {
+  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
+}
+
+/**
+ * Creates an empty journal at `path` atomically: the header goes to a side file, which is synced and
+ * renamed into place, and then the directory is synced, so a crash never leaves a half-written header.
+ */
+async function createJournal(fileSystem: StorageFileSystem, path: string): Promise<void> {
+  const draft = `${path}.creating`;
+  const file = await fileSystem.open(draft, 'w');
+  try {
+    await writeHeader(file);
+  } finally {
+    await file.close();
+  }
+  await fileSystem.rename(draft, path);
+  await syncDirectory(fileSystem, dirname(path));
+}
+
+async function writeHeader(file: StorageFile): Promise<void> {
+  const header = encodeHeader();
+  if ((await file.write(header, 0, header.length, 0)) !== header.length) throw new Error('short write of the journal header');
+  await file.datasync();
+}
+
+/** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file; `version` is its format version. */
+export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number; version: number }> {
+  let file: StorageFile;
+  try {
+    file = await fileSystem.open(path, 'r+');
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT' || !mayCreate) throw openError(path, 'opening it', error);
+    try {
+      await createJournal(fileSystem, path);
+      file = await fileSystem.open(path, 'r+');
+    } catch (createError) {
+      throw openError(path, 'creating it', createError);
+    }
+  }
+  try {
+    let size = await file.size();
+    // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
+    if (size === 0 && mayCreate) {
+      await writeHeader(file);
+      size = HEADER_SIZE;
+    }
+    const header = Buffer.alloc(Math.min(size, HEADER_SIZE));
+    if ((await file.read(header, 0, header.length, 0)) !== header.length) throw new Error('short read of the journal header');
+    const problem = headerProblem(header);
+    if (problem !== undefined) throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${problem} (byte offset 0)`);
+    return { file, size, version: headerVersion(header) };
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error instanceof PetstoreError ? error : openError(path, 'reading its header', error);
+  }
+}
+
+/** The refusal for damage that is not a torn tail: dropping it would drop acknowledged pets. */
+function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>): PetstoreError {
+  const why = damage.nextIntact === undefined
+    ? 'the record\'s checksum holds, so this is not a torn write'
+    : `an intact record follows at byte offset ${damage.nextIntact}, so this is not a torn final write`;
+  return new PetstoreError(
+    'unavailable',
+    `Data file ${path} is corrupt at byte offset ${damage.offset}: ${damage.reason}; ${why}. `
+    + 'Refusing to open it rather than dropping acknowledged pets. '
+    + `With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${damage.offset}; `
+    + 'add `--salvage` to keep every intact record after the damage.',
+  );
+}
+
+/**
+ * Opens (creating if needed) the journal at `path` as a PetStorage: takes the single-writer lock,
+ * replays every record into memory, cuts off a torn final record, and appends from there.
+ */
+export async function createFileStorage(path: string, options: FileStorageOptions = {}): Promise<FileStorage> {
+  const durability = options.durability ?? 'fsync';
+  const log = options.log ?? emitWarning;
+  const fileSystem = options.fileSystem ?? nodeFileSystem;
+  if (durability !== 'fsync' && durability !== 'write') {
+    throw new PetstoreError('internal_error', `createFileStorage: \`durability\` must be \`fsync\` or \`write\`, not ${JSON.stringify(durability)}`);
+  }
+  const journalPath = resolve(path);
+  const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
+  let file: StorageFile | undefined;
+  try {
+    const opened = await openJournal(fileSystem, journalPath, true);
+    file = opened.file;
+    refuseOversizedJournal(journalPath, opened.size, options.capacity);
+    const index = new PetIndex();
+    const keys = new Map<string, KeyedPet>();
+    let scan: ScanResult;
+    try {
+      const append = appendWithin(index, options.capacity);
+      scan = await scanJournal(file, opened.size, (pet, idempotency) => {
+        append(pet);
+        if (idempotency !== undefined) keys.set(idempotency.key, { pet, fingerprint: idempotency.fingerprint });
+      });
+    } catch (error) {
+      throw capacityRefusal(error, journalPath, opened.size, index, options.capacity) ?? openError(journalPath, 'reading it', error);
+    }
+    if (scan.damage !== undefined) {
+      if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
+      const { reason } = scan.damage;
+      scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
+    }
+    return fileStorage(journalPath, file, lock, { index, keys, scan, version: opened.version }, { durability, log });
+  } catch (error) {
+    await file?.close().catch(() => undefined);
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A remembered idempotency key's pet and fingerprint. */
+interface KeyedPet {
+  readonly pet: Pet;
+  readonly fingerprint: string;
+}
+
+/** What opening the journal found: the pets, the idempotency keys of keyed records, and where appending starts. */
+interface Replayed {
+  index: PetIndex;
+  keys: Map<string, KeyedPet>;
+  scan: ScanResult;
+  version: number;
+}
+
+/**
+ * Raises a version 1 journal's header to FORMAT_VERSION, synced, before its first keyed record: one
+ * 16-byte write inside the first disk sector, which a crash leaves whole or old (and a torn header
+ * fails its checksum rather than being misread).
+ */
+async function raiseVersion(path: string, file: StorageFile): Promise<void> {
+  const header = encodeHeader();
+  try {
+    if ((await file.write(header, 0, header.length, 0)) !== header.length) throw new Error('short write of the journal header');
+    await file.datasync();
+  } catch (error) {
+    throw new PetstoreError('unavailable', `Cannot create pet: raising data file ${path} to format version ${FORMAT_VERSION} failed: ${errorMessageOf(error)}`, { cause: error });
+  }
+}
+
+/** Refuses work once close() has begun. */
+function refuseIfClosed(closing: Promise<void> | undefined, doing: string): void {
+  if (closing !== undefined) throw new PetstoreError('unavailable', `${doing}: the storage is closed`);
+}
+
+/** Waits for queued inserts and a recovery under way, syncs what `write` mode left unsynced, closes the journal and releases the lock. */
+async function closeJournal(path: string, file: StorageFile, lock: HeldLock, writer: JournalWriter): Promise<void> {
+  try {
+    await writer.drain();
+    await writer.syncIfNeeded();
+  } catch (error) {
+    throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${errorMessageOf(error)}`, { cause: error });
+  } finally {
+    await file.close().catch(() => undefined);
+    await lock.release();
+  }
+}
+
+/** A journal open for serving: what its operations share, the id allocator and the shutdown among it. */
+interface OpenJournal {
+  readonly path: string;
+  readonly file: StorageFile;
+  readonly lock: HeldLock;
+  readonly writer: JournalWriter;
+  readonly replayed: Replayed;
+  /** Creates with an idempotency key whose record is not yet durable: a second create with the key waits for the first. */
+  readonly pending: Map<string, Promise<InsertOnceResult>>;
+  nextId: number;
+  closing: Promise<void> | undefined;
+  /** Whether the journal's header allows keyed records (format version 2), and the raise under way. */
+  isRaised: boolean;
+  raising: Promise<void> | undefined;
+}
+
+/** After a failed write, tries to make the journal writable again before a create; rejects with why not. */
+async function recover(journal: OpenJournal): Promise<void> {
+  const failure = await journal.writer.recover();
+  if (failure !== undefined) throw failure.createError;
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+}
+
+/** Checks, without waiting, that a record can be appended now; `problem` is why this one cannot be written. */
+function checkAppendable(journal: OpenJournal, problem: string | undefined): void {
+  if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
+  if (journal.nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
+}
+
+/** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
+function raiseOnce(journal: OpenJournal): Promise<void> {
+  journal.raising ??= raiseVersion(journal.path, journal.file).then(
+    () => {
+      journal.isRaised = true;
+    },
+    (error: unknown) => {
+      journal.raising = undefined;
+      throw error;
+    },
+  );
+  return journal.raising;
+}
+
+/** insert: a new pet's record, acknowledged once durable. */
+async function insert(journal: OpenJournal, pet: NewPet): Promise<Pet> {
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+  if (journal.writer.failure !== undefined) await recover(journal);
+  checkAppendable(journal, petRecordProblem(pet));
+  const stored = freezePet(journal.nextId++, pet);
+  return journal.writer.append(encodePetRecord(stored), stored);
+}
+
+/** Appends the keyed record of a new pet; the key is remembered once the record is durable. */
+async function appendKeyed(journal: OpenJournal, pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+  refuseIfClosed(journal.closing, 'Cannot create pet');
+  if (journal.writer.failure !== undefined) await recover(journal);
+  if (!journal.isRaised) {
+    await raiseOnce(journal);
+    refuseIfClosed(journal.closing, 'Cannot create pet');
+  }
+  checkAppendable(journal, petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
+  const stored = freezePet(journal.nextId++, pet);
+  const committed = await journal.writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
+  journal.replayed.keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
+  return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
+}
+
+/** insertOnce: the remembered pet of a known key, the outcome of a create of the key in flight, or a new keyed record. */
+async function insertOnce(journal: OpenJournal, pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+  const known = journal.replayed.keys.get(idempotency.key);
+  if (known !== undefined) return { pet: known.pet, fingerprint: known.fingerprint, isReplay: true };
+  const inFlight = journal.pending.get(idempotency.key);
+  if (inFlight !== undefined) {
+    // When the first create fails, its key stays free and this one tries on its own.
+    const first = await inFlight.catch(() => undefined);
+    return first === undefined ? insertOnce(journal, pet, idempotency) : { ...first, isReplay: true };
+  }
+  const created = appendKeyed(journal, pet, idempotency).finally(() => journal.pending.delete(idempotency.key));
+  journal.pending.set(idempotency.key, created);
+  return created;
+}
+
+/** checkReady: not closing, the lock still this process's, and a failed write recovered from. */
+async function checkReady(journal: OpenJournal): Promise<void> {
+  const notReady = `Data file ${journal.path} is not ready`;
+  refuseIfClosed(journal.closing, notReady);
+  // A lock found gone here refuses creates too: the writer stays displaced until a restart.
+  const displacement = await journal.writer.checkOwnership();
+  if (displacement !== undefined) throw displacement.readinessError;
+  refuseIfClosed(journal.closing, notReady);
+  // After a failed write this is a recovery attempt, so a freed disk makes the storage ready again without waiting for a create.
+  const failure = await journal.writer.recover();
+  if (failure !== undefined) throw failure.readinessError;
+}
+
+function fileStorage(
+  path: string, file: StorageFile, lock: HeldLock, replayed: Replayed,
+  options: { durability: Durability; log: (line: string) => void },
+): FileStorage {
+  const { index, scan } = replayed;
+  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
+  const journal: OpenJournal = {
+    path, file, lock, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
+    isRaised: replayed.version >= FORMAT_VERSION, raising: undefined,
+  };
+  return {
+    path,
+    insert: (pet) => insert(journal, pet),
+    insertOnce: (pet, idempotency) => insertOnce(journal, pet, idempotency),
+    get: async (id) => index.get(id),
+    list: async (query) => index.list(query),
+    usage: () => index.usage(),
+    checkReady: () => checkReady(journal),
+    stats: () => writer.stats(),
+    close: () => (journal.closing ??= closeJournal(path, file, lock, writer)),
+  };
+}

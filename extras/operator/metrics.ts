@@ -1,0 +1,226 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import type { HeaderList, PetStorage } from '../../lib/index.js';
+import { REPLAYED_HEADER } from '../../server/core/idempotency-key.js';
+import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
+import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
+
+/** The metrics of a server, made by `createMetrics()`: what `GET /metrics` answers when given to `startServer`. */
+export interface Metrics {
+  /** Every metric in the Prometheus text exposition format 0.0.4. */
+  render(): string;
+}
+
+/** The `operation` label of a request that reached no operation (a 401, 404 or 405, OPTIONS, a missing Host). */
+export const NO_OPERATION = 'none';
+
+/** The storage operations `instrumentStorage` times, as the `operation` label names them. */
+export type StorageOperation = 'insert' | 'insertOnce' | 'get' | 'list' | 'checkReady';
+
+/** What became of a create with an Idempotency-Key that stored no new pet: the first pet again, a 409, or a 422. */
+export const IDEMPOTENCY_OUTCOMES = ['replayed', 'in_flight', 'key_reused'] as const;
+
+/** One of IDEMPOTENCY_OUTCOMES, the `outcome` label of `petstore_idempotency_outcomes_total`. */
+export type IdempotencyOutcome = (typeof IDEMPOTENCY_OUTCOMES)[number];
+
+/** The idempotency outcome of a `createPet` answer, or undefined for a create that stored a pet or failed otherwise. */
+function idempotencyOutcome(status: number, headers: HeaderList): IdempotencyOutcome | undefined {
+  // createPet answers 409 and 422 only for a key in flight and a key reused [draft-ietf-httpapi-idempotency-key-header-07 §2.7].
+  if (status === 409) return 'in_flight';
+  if (status === 422) return 'key_reused';
+  if (status !== 201) return undefined;
+  for (let index = 0; index < headers.length; index += 2) if (headers[index] === REPLAYED_HEADER) return 'replayed';
+  return undefined;
+}
+
+/**
+ * Upper bounds of the duration buckets (s): 50 µs to 10 s. In-memory answers fall in the first
+ * buckets, a database's in the middle, and a stall in the last.
+ */
+const DURATION_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** How often the event loop is sampled (ms): Node's default; the delay reported is what a sample came late beyond it. */
+const EVENT_LOOP_RESOLUTION = 10;
+
+const EVENT_LOOP_DELAY = 'petstore_event_loop_delay_seconds';
+const NANOSECONDS = 1e9;
+
+/**
+ * The event loop's delay as a summary: the median and 99th percentile since the previous scrape,
+ * and the sum and count of every sample since start (`perf_hooks.monitorEventLoopDelay`).
+ */
+class EventLoopDelay implements MetricFamily {
+  readonly #histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION });
+  #sum = 0;
+  #count = 0;
+
+  constructor() {
+    // Its timer does not keep the process alive.
+    this.#histogram.enable();
+  }
+
+  /** A sample's delay (s): what it came late beyond the resolution. */
+  #delay(nanoseconds: number): number {
+    return Math.max(0, nanoseconds / NANOSECONDS - EVENT_LOOP_RESOLUTION / 1000);
+  }
+
+  render(lines: string[]): void {
+    const histogram = this.#histogram;
+    const { count } = histogram;
+    writeHeader(lines, EVENT_LOOP_DELAY, 'Delay of the event loop beyond its 10 ms sampling interval: quantiles since the previous scrape, sum and count since start', 'summary');
+    for (const quantile of [0.5, 0.99]) {
+      // No sample since the previous scrape: the quantile is unknown, as the format writes it.
+      lines.push(`${EVENT_LOOP_DELAY}{quantile="${quantile}"} ${count === 0 ? 'NaN' : formatValue(this.#delay(histogram.percentile(quantile * 100)))}`);
+    }
+    if (count > 0) this.#sum += Math.max(0, (histogram.mean * count) / NANOSECONDS - (count * EVENT_LOOP_RESOLUTION) / 1000);
+    this.#count += count;
+    histogram.reset();
+    lines.push(`${EVENT_LOOP_DELAY}_sum ${formatValue(this.#sum)}`, `${EVENT_LOOP_DELAY}_count ${this.#count}`);
+  }
+}
+
+/** The metrics behind the opaque `Metrics`: the server records requests into them, `instrumentStorage` storage operations. */
+class PetstoreMetrics implements Metrics {
+  readonly requests = new Counter('petstore_http_requests_total', 'Requests answered, by operation and HTTP status', ['operation', 'status']);
+  readonly durations = new Histogram(
+    'petstore_http_request_duration_seconds',
+    'Time from a request reaching the server to its answer being handed to Node, by operation',
+    ['operation'],
+    DURATION_BUCKETS,
+  );
+  readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
+  readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
+  readonly storage = new Histogram('petstore_storage_operation_duration_seconds', 'Time of storage operations, failed ones included, by storage and operation', ['storage', 'operation'], DURATION_BUCKETS);
+  readonly idempotency = new Counter(
+    'petstore_idempotency_outcomes_total',
+    'Creates with an Idempotency-Key that stored no new pet, by outcome: replayed (the first pet again), in_flight (409), key_reused (422)',
+    ['outcome'],
+  );
+  readonly #families: readonly MetricFamily[] = [
+    this.requests,
+    this.durations,
+    this.inFlight,
+    this.storage,
+    this.idempotency,
+    this.logLinesDropped,
+    new EventLoopDelay(),
+    new Gauge('process_resident_memory_bytes', 'Resident memory of the process (RSS)', () => process.memoryUsage.rss()),
+    new Gauge('petstore_heap_used_bytes', 'V8 heap in use', () => process.memoryUsage().heapUsed),
+  ];
+
+  constructor() {
+    // Every outcome from the start, so a rate over them is defined before the first replay.
+    for (const outcome of IDEMPOTENCY_OUTCOMES) this.idempotency.series([outcome]);
+  }
+
+  render(): string {
+    return renderFamilies(this.#families);
+  }
+}
+
+/** Creates the metrics of one server; pass them to `startServer({ metrics })` and to `instrumentStorage`. */
+export function createMetrics(): Metrics {
+  return new PetstoreMetrics();
+}
+
+/** The recording side of metrics made by `createMetrics`; a TypeError naming `caller` for anything else. */
+function recorderOf(metrics: Metrics, caller: string): PetstoreMetrics {
+  if (!(metrics instanceof PetstoreMetrics)) throw new TypeError(`${caller}: \`metrics\` must come from createMetrics()`);
+  return metrics;
+}
+
+/** The streams a standalone server's log lines go to. */
+export type LogStream = 'stdout' | 'stderr';
+
+/**
+ * The counter of log lines dropped, for the writer of the logs: each call counts one line dropped on
+ * `stream` into `petstore_log_lines_dropped_total{stream}`. Both series start at 0.
+ */
+export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void {
+  const counter = recorderOf(metrics, 'logDropCounterOf').logLinesDropped;
+  const series = { stdout: counter.series(['stdout']), stderr: counter.series(['stderr']) };
+  return (stream) => void series[stream].value++;
+}
+
+/** What the server records of its requests. */
+export interface RequestMetrics {
+  /** A request reached the request core. */
+  started(): void;
+  /** The core answered it with `headers`; `started` is its `performance.now()` when it reached the server. */
+  answered(operation: string | undefined, status: number, started: number, headers?: HeaderList): void;
+  /** The server answered it itself, before the core (a refused pipeline, a 417). */
+  refused(status: number, started: number): void;
+}
+
+/** The request side of `metrics`, for the server. */
+export function requestMetricsOf(metrics: Metrics, caller: string): RequestMetrics {
+  const recorder = recorderOf(metrics, caller);
+  const { requests, durations, inFlight, idempotency } = recorder;
+  const outcomes = new Map(IDEMPOTENCY_OUTCOMES.map((outcome) => [outcome, idempotency.series([outcome])]));
+  // The series of each operation, found by two lookups without building a key: this runs on every request.
+  const byOperation = new Map<string, { duration: HistogramSeries; byStatus: Map<number, ValueSeries> }>();
+  const record = (operation: string, status: number, started: number): void => {
+    let series = byOperation.get(operation);
+    if (series === undefined) byOperation.set(operation, (series = { duration: durations.series([operation]), byStatus: new Map() }));
+    let counter = series.byStatus.get(status);
+    if (counter === undefined) series.byStatus.set(status, (counter = requests.series([operation, String(status)])));
+    counter.value++;
+    durations.observe(series.duration, (performance.now() - started) / 1000);
+  };
+  return {
+    started: () => void inFlight.value++,
+    answered(operation, status, started, headers = []) {
+      inFlight.value--;
+      record(operation ?? NO_OPERATION, status, started);
+      if (operation !== 'createPet') return;
+      const outcome = idempotencyOutcome(status, headers);
+      const counter = outcome === undefined ? undefined : outcomes.get(outcome);
+      if (counter !== undefined) counter.value++;
+    },
+    refused: (status, started) => record(NO_OPERATION, status, started),
+  };
+}
+
+/** A storage operation's promise, recording its duration once it settles, failed or not. */
+function timed<T>(record: (seconds: number) => void, started: number, result: Promise<T>): Promise<T> {
+  const done = (): void => record((performance.now() - started) / 1000);
+  return result.then((value) => {
+    done();
+    return value;
+  }, (error: unknown) => {
+    done();
+    throw error;
+  });
+}
+
+/**
+ * A storage whose operations are timed into `metrics` as
+ * `petstore_storage_operation_duration_seconds{storage=name, operation=insert|get|list|checkReady}`.
+ */
+export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: string): PetStorage {
+  const histogram = recorderOf(metrics, 'instrumentStorage').storage;
+  const recorderFor = (operation: StorageOperation): ((seconds: number) => void) => {
+    const series = histogram.series([name, operation]);
+    return (seconds) => histogram.observe(series, seconds);
+  };
+  const [insert, get, list] = [recorderFor('insert'), recorderFor('get'), recorderFor('list')];
+  const instrumented: PetStorage = {
+    insert: (pet) => timed(insert, performance.now(), storage.insert(pet)),
+    get: (id) => timed(get, performance.now(), storage.get(id)),
+    list: (query) => timed(list, performance.now(), storage.list(query)),
+  };
+  // Kept only where the storage has it: without it, a create with a key must stay refused, never turn into a plain insert.
+  const { insertOnce } = storage;
+  if (insertOnce !== undefined) {
+    const recordInsertOnce = recorderFor('insertOnce');
+    instrumented.insertOnce = (pet, idempotency) => timed(recordInsertOnce, performance.now(), insertOnce.call(storage, pet, idempotency));
+  }
+  if (storage.checkReady !== undefined) {
+    const checkReady = recorderFor('checkReady');
+    instrumented.checkReady = () => timed(checkReady, performance.now(), storage.checkReady?.() ?? Promise.resolve());
+  }
+  if (storage.close !== undefined) instrumented.close = () => storage.close?.() ?? Promise.resolve();
+  // Not timed: a count the engine reads before each create, so that a capacity holds with metrics on.
+  if (storage.usage !== undefined) instrumented.usage = () => storage.usage?.() ?? { pets: 0, bytes: 0 };
+  return instrumented;
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { assertError, call } from '../../support/http.js';
+import { jsonLines, runMain, spawnServer } from '../../support/process.js';
+import type { ServerProcess } from '../../support/process.js';
+
+const KEY = 'data-file-lock-key-8d2f41';
+const POST = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+const directory = await mkdtemp(join(tmpdir(), 'petstore-data-file-lock-'));
+after(() => rm(directory, { recursive: true, force: true }));
+
+async function create(server: ServerProcess, name: string): Promise<{ status: number; id: unknown }> {
+  const reply = await call(server, 'POST', '/v1/pets', { headers: POST, body: JSON.stringify({ name, categoryId: 1 }) });
+  const body: unknown = reply.json;
+  return { status: reply.status, id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
+}
+
+async function stop(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  assert.equal(await server.exited, 0, server.stderr());
+}
+
+test('a server whose data file lock is removed answers creates with 503 and /readyz with 503, and a second server started on the file loses nothing either acknowledged', async () => {
+  const dataFile = join(directory, 'pets.journal');
+  const env = { PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile };
+  const first = spawnServer(env);
+  await first.ready;
+  const refused = await runMain(env);
+  assert.equal(refused.code, 1, 'a second server is refused while the first holds the file');
+  assert.match(String(jsonLines(refused.stderr).find((line) => line['msg'] === 'Startup failed')?.['reason']), /is in use: .*\.lock is held by running process \d+/);
+
+  const acknowledged: unknown[] = [];
+  for (const name of ['One', 'Two']) {
+    const created = await create(first, name);
+    assert.equal(created.status, 201);
+    acknowledged.push(created.id);
+  }
+  await unlink(`${dataFile}.lock`);
+  const second = spawnServer(env);
+  await second.ready;
+  try {
+    for (const name of ['Three', 'Four']) {
+      const created = await create(second, name);
+      assert.equal(created.status, 201);
+      acknowledged.push(created.id);
+    }
+    const displaced = await call(first, 'POST', '/v1/pets', { headers: POST, body: '{"name":"Lost","categoryId":1}' });
+    assertError(displaced, 503, 'unavailable', /no longer prove that it alone writes its data file .*Creates stay refused until the server is restarted/);
+    assertError(await call(first, 'GET', '/readyz'), 503, 'unavailable', /The single-writer lock .* now belongs to pid \d+, so another process may be writing to the file too/);
+    assert.equal((await call(first, 'GET', '/v1/pets/1', { headers: POST })).status, 200, 'reads still answer');
+  } finally {
+    await stop(first);
+    await stop(second);
+  }
+  assert.deepEqual(acknowledged, [1, 2, 3, 4]);
+  const restarted = spawnServer(env);
+  await restarted.ready;
+  try {
+    const list = await call(restarted, 'GET', '/v1/pets', { headers: POST });
+    assert.deepEqual(list.json, [1, 2, 3, 4].map((id, index) => ({ id, name: ['One', 'Two', 'Three', 'Four'][index], categoryId: 1 })));
+  } finally {
+    await stop(restarted);
+  }
+});

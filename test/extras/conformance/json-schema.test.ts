@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { resolvePointer } from '../../../extras/conformance/json-schema.js';
+import { validateJson } from '../../../extras/conformance/json-schema.js';
+
+const DOCUMENT = {
+  components: {
+    schemas: {
+      Status: { type: 'string', enum: ['available', 'pending', 'sold'] },
+      Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, status: { $ref: '#/components/schemas/Status' } }, additionalProperties: false },
+      Loop: { $ref: '#/components/schemas/Loop' },
+      'a/b~c': { const: 1 },
+    },
+  },
+};
+
+const resolve = (ref: string): unknown => resolvePointer(DOCUMENT, ref);
+
+function departures(schema: unknown, value: unknown): string[] {
+  return validateJson(schema, value, { resolve }).map((departure) => `${departure.location} ${departure.message}`);
+}
+
+describe('validateJson()', () => {
+  test('validateJson() checks each keyword the OpenAPI document uses, naming where and what was expected', () => {
+    const cases: [unknown, unknown, string[]][] = [
+      [{ type: 'integer' }, 1.5, ['body must be an integer, not 1.5']],
+      [{ type: 'integer' }, 2, []],
+      [{ type: ['string', 'null'] }, null, []],
+      [{ type: 'object' }, [], ['body must be an object, not an array of 0']],
+      [{ type: 'array' }, {}, ['body must be an array, not an object']],
+      [{ type: 'number' }, 'x', ['body must be a number, not "x"']],
+      [{ type: 'boolean' }, true, []],
+      [{ enum: ['a', 'b'] }, 'c', ['body must be one of "a", "b", not "c"']],
+      [{ enum: [1, 2, 3, 4, 5, 6, 7] }, 8, ['body must be one of 1, 2, 3, 4, 5, … (7 values), not 8']],
+      [{ enum: [{ a: [1] }] }, { a: [1] }, []],
+      [{ const: 'close' }, 'keep-alive', ['body must be "close", not "keep-alive"']],
+      [{ minimum: 1, maximum: 100 }, 0, ['body must be at least 1, not 0']],
+      [{ minimum: 1, maximum: 100 }, 101, ['body must be at most 100, not 101']],
+      [{ exclusiveMinimum: 0, exclusiveMaximum: 1 }, 1, ['body must be less than 1, not 1']],
+      [{ exclusiveMinimum: 0 }, 0, ['body must be more than 0, not 0']],
+      [{ minLength: 2, maxLength: 3 }, '😀', ['body must be at least 2 characters long, not 1']],
+      [{ maxLength: 3 }, 'abcd', ['body must be at most 3 characters long, not 4']],
+      [{ pattern: '\\S' }, '   ', ['body must match /\\S/, not "   "']],
+      [{ pattern: '^Bearer realm=' }, 'Bearer realm="x"', []],
+      [{ type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 2 }, [1, 'x', 3], ['body must have at most 2 items, not 3', 'body[1] must be an integer, not "x"']],
+      [{ minItems: 1 }, [], ['body must have at least 1 items, not 0']],
+      [{ required: ['id', 'name'] }, { id: 1 }, ['body.name is required']],
+      [{ properties: { 'two words': { type: 'string' } } }, { 'two words': 1 }, ['body["two words"] must be a string, not 1']],
+      [{ additionalProperties: false, properties: {} }, { extra: 1 }, ['body.extra is not a field of this object']],
+      [{ additionalProperties: { type: 'string' } }, { extra: 1 }, ['body.extra must be a string, not 1']],
+      [{ patternProperties: { '^/': { type: 'object' } }, additionalProperties: false }, { '/pets': 1, other: {} }, ['body["/pets"] must be an object, not 1', 'body.other is not a field of this object']],
+      [{ allOf: [{ type: 'object' }, { required: ['code'] }] }, {}, ['body.code is required']],
+      [{ anyOf: [{ type: 'string' }, { type: 'integer' }] }, true, ['body must match at least one of 2 schemas']],
+      [{ oneOf: [{ type: 'integer' }, { minimum: 0 }] }, 1, ['body must match exactly one of 2 schemas, not 2']],
+      [{ $ref: '#/components/schemas/Pet' }, { id: 0, status: 'lost', colour: 'red' }, [
+        'body.id must be at least 1, not 0',
+        'body.status must be one of "available", "pending", "sold", not "lost"',
+        'body.colour is not a field of this object',
+      ]],
+      [{ $ref: '#/components/schemas/a~1b~0c' }, 2, ['body must be 1, not 2']],
+      [{ description: 'only annotations', format: 'int64', default: 3, examples: [1] }, 'anything', []],
+    ];
+    for (const [schema, value, expected] of cases) assert.deepEqual(departures(schema, value), expected, JSON.stringify(schema));
+  });
+
+  test('validateJson() reports at most 20 departures of a body with a million bad items', () => {
+    const found = departures({ type: 'array', items: { type: 'integer' } }, Array.from({ length: 1_000_000 }, () => 'x'));
+    assert.equal(found.length, 20);
+  });
+
+  test('validateJson() follows the schema, not the value, so a deeply nested body costs one level', () => {
+    let value: unknown = [];
+    for (let depth = 0; depth < 100_000; depth++) value = [value];
+    assert.deepEqual(departures({ type: 'array', items: { type: 'integer' } }, value), ['body[0] must be an integer, not an array of 1']);
+    assert.deepEqual(departures({ enum: [[[1]]] }, value), ['body must be one of [[1]], not an array of 1']);
+  });
+
+  test('validateJson() refuses a schema whose $ref does not resolve or loops', () => {
+    assert.throws(() => departures({ $ref: '#/components/schemas/Missing' }, 1), /cannot resolve \$ref "#\/components\/schemas\/Missing"/);
+    assert.throws(() => departures({ $ref: 'http://example.com/schema' }, 1), /cannot resolve/);
+    assert.throws(() => departures({ $ref: '#/components/schemas/Loop' }, 1), /nest deeper than 32 levels/);
+  });
+
+  test('resolvePointer() reads own properties only', () => {
+    assert.equal(resolvePointer(DOCUMENT, '#/components/schemas/toString'), undefined);
+    assert.equal(resolvePointer(DOCUMENT, '#/components/__proto__'), undefined);
+    assert.equal(resolvePointer(DOCUMENT, '#'), DOCUMENT);
+  });
+});
