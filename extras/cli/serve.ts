@@ -1,8 +1,11 @@
 import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
-import { createMetrics, instrumentStorage, startServer } from '../../server/node/index.js';
+import { startServer } from '../../server/node/index.js';
+import { docsSite } from '../docs-site/index.js';
+import { createMetrics, instrumentStorage, operatorKit } from '../operator/index.js';
 import { logDropCounterOf } from '../operator/metrics.js';
-import type { ApiKeys, Logger, Metrics, RunningServer, StartServerOptions } from '../../server/node/index.js';
+import type { ApiKeys, Logger, RunningServer, StartServerOptions } from '../../server/node/index.js';
+import type { Metrics } from '../operator/index.js';
 import { createReloadableKeys, startingKeys } from './api-keys.js';
 import type { KeyFileOptions, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
@@ -30,16 +33,19 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: 
   return createPetstore(capacity === undefined ? { storage: instrumented } : { storage: instrumented, capacity });
 }
 
-/** The options of startServer that the configuration decides. */
+/** The options of startServer that the configuration decides: the standalone server has the docs site and the operator's kit. */
 function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
+  const operator = operatorKit({
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(config.accessLog ? { accessLog: (line: string) => io.stdout(`${line}\n`) } : {}),
+  });
   return {
     apiKeys,
     port: config.port,
     host: config.host,
     log,
-    ...(metrics === undefined ? {} : { metrics }),
+    plugins: [docsSite({ redirectRoot: true }), operator],
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
-    ...(config.accessLog ? { accessLog: (line: string) => io.stdout(`${line}\n`) } : {}),
   };
 }
 

@@ -1,6 +1,5 @@
-import { jsonResponse, textResponse } from '../../server/core/response.js';
-import type { BareResponse } from '../../server/core/response.js';
-import type { ExtraRoute } from '../../server/core/core.js';
+import { jsonResponse, textResponse } from '../../server/core/index.js';
+import type { ExtraRoute } from '../../server/core/index.js';
 import type { Petstore } from '../../lib/index.js';
 import type { Metrics } from './metrics.js';
 import { checkReadiness, DEFAULT_READY_TIMEOUT } from './readiness.js';
@@ -14,8 +13,6 @@ const READY = JSON.stringify({ status: 'ready' });
 /** What the standalone server's own routes need from the server. */
 export interface ServerRoutesOptions {
   store: Petstore;
-  /** The API's base path: where `GET /` sends a browser (to its reference page). */
-  basePath: string;
   /** Whether shutdown has begun: `/readyz` then answers 503 at once. */
   isClosing: () => boolean;
   /** Time the storage gets to answer `/readyz` (ms). Default 2000. */
@@ -25,28 +22,15 @@ export interface ServerRoutesOptions {
 }
 
 /**
- * `GET /`: a 302 to the reference page, so a browser pointed at the server lands on it; temporary,
- * as the root may one day serve something else. The short text says the same to a client that does
- * not follow redirects.
- */
-function redirectToReferencePage(basePath: string): BareResponse {
-  const location = `${basePath}/docs`;
-  const text = textResponse(302, `The reference page of this server is at ${location}\n`, 'text/plain; charset=utf-8');
-  return { ...text, headers: ['Location', location, ...text.headers] };
-}
-
-/**
  * The standalone server's own routes, outside the interface and answered without a key: liveness
  * (`/healthz`), readiness (`/readyz`: the storage answers and shutdown has not begun; it reveals no
  * pet and no key), Prometheus metrics when on (`/metrics`: without a key, since a scraper's key could
- * create pets), and `/`, which sends a browser to the reference page.
+ * create pets), which a host adds with the operator's kit.
  */
 export function createServerRoutes(options: ServerRoutesOptions, caller: string): ExtraRoute[] {
   const { store, metrics } = options;
-  const readiness = { isClosing: options.isClosing, timeout: options.readyTimeout ?? DEFAULT_READY_TIMEOUT };
-  if (!(Number.isFinite(readiness.timeout) && readiness.timeout > 0)) throw new TypeError(`${caller}: \`readyTimeout\` must be a positive number of milliseconds`);
+  const readiness = { isClosing: options.isClosing, timeout: readyTimeoutOf(options.readyTimeout, caller) };
   const healthy = jsonResponse(200, HEALTHY);
-  const redirect = redirectToReferencePage(options.basePath);
   const routes: ExtraRoute[] = [
     { path: '/healthz', operation: 'checkHealth', answer: () => healthy },
     {
@@ -57,8 +41,14 @@ export function createServerRoutes(options: ServerRoutesOptions, caller: string)
         return jsonResponse(200, READY);
       },
     },
-    { path: '/', operation: 'redirectToReferencePage', answer: () => redirect },
   ];
   if (metrics !== undefined) routes.push({ path: '/metrics', operation: 'getMetrics', answer: () => textResponse(200, metrics.render(), PROMETHEUS_TEXT_TYPE) });
   return routes;
+}
+
+/** The time `/readyz` gives the storage (ms): the default, or the caller's when it is a positive number. */
+export function readyTimeoutOf(readyTimeout: number | undefined, caller: string): number {
+  const timeout = readyTimeout ?? DEFAULT_READY_TIMEOUT;
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw new TypeError(`${caller}: \`readyTimeout\` must be a positive number of milliseconds`);
+  return timeout;
 }

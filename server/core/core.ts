@@ -9,16 +9,14 @@ import type { Cors, CorsOrigins } from './cors.js';
 import { errorResponse, isLoggedError, logToConsole } from './error-response.js';
 import { errorEntry } from './log.js';
 import type { Logger } from './log.js';
-import { createOperations } from './operations.js';
-import type { Operation, OperationCall } from './operations.js';
-import { operationOf } from './routes.js';
+import { createInterfaceState, ROUTES } from './operations.js';
+import { createRouter, operationOf } from './routes.js';
+import type { InterfaceState, Operation, OperationCall, Route, RouteMatch } from './routes.js';
 import { headerOf, originForm } from './request.js';
 import type { CoreRequest } from './request.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { emptyResponse, NO_HEADERS } from './response.js';
 import type { BareResponse, CoreResponse } from './response.js';
-import { createRouter } from './router.js';
-import type { RouteMatch } from './router.js';
 
 /** Default path prefix of the API [spec 1: both base addresses end in `/v1`]. */
 export const DEFAULT_BASE_PATH = VERSION_PATH;
@@ -62,9 +60,29 @@ export interface RequestCoreOptions {
   jsonCacheSize?: number;
   /** Browser origins allowed to call the interface (CORS), or `'*'` for any. Default: none, and no CORS header is sent. */
   corsOrigins?: CorsOrigins;
-  /** Routes the host serves beside the interface (the standalone server's `/healthz`, `/readyz`, `/metrics`, `/`). Default none. */
+  /** Routes the host serves beside the interface, at exact paths from the root (a health check, say). Default none. */
   extraRoutes?: readonly ExtraRoute[];
+  /** Plug-ins that add routes beside the interface: the docs site (`docsSite()`), the operator's kit, a service's own. Default none. */
+  plugins?: readonly Plugin[];
 }
+
+/** What a plug-in learns of the core it joins. */
+export interface PluginContext {
+  readonly store: Petstore;
+  /** The API's base path, below which its `routes` are served. */
+  readonly basePath: string;
+  readonly bodyLimit: number;
+}
+
+/** What a plug-in adds: routes below the base path, after the interface's own, and routes at exact paths from the root. */
+export interface PluginParts {
+  /** Matched after the interface's routes, with the same checks: OPTIONS, the key unless `isPublic`, 405 with `Allow`. */
+  readonly routes?: readonly Route[];
+  readonly extraRoutes?: readonly ExtraRoute[];
+}
+
+/** Something added to a core beside the interface, built once per core from what it is told of that core. */
+export type Plugin = (context: PluginContext) => PluginParts;
 
 /** The HTTP semantics of the interface as a function of a plain request: what every adapter calls. */
 export interface RequestCore {
@@ -95,7 +113,7 @@ interface CoreContext {
   /** Logs an error whose detail the client never sees, with the id of the request it failed. */
   readonly report: (error: unknown, requestId: string) => void;
   readonly keyring: Keyring;
-  readonly operations: ReturnType<typeof createOperations>;
+  readonly state: InterfaceState;
   readonly matchApi: (path: string) => RouteMatch | undefined;
   readonly extraRoutes: ReadonlyMap<string, ExtraRoute>;
   readonly cors: Cors | undefined;
@@ -153,8 +171,8 @@ function settle(context: CoreContext, stamp: Stamp, operation: string, answer: (
 }
 
 /** Runs one of the interface's operations with its own headers on every answer. */
-function run(context: CoreContext, stamp: Stamp, operation: Operation, name: string, call: OperationCall): CoreResponse | Promise<CoreResponse> {
-  return settle(context, stamp, name, () => operation.run(call), operation.headers?.(call.publicBase));
+function run(context: CoreContext, stamp: Stamp, operation: Operation, call: OperationCall): CoreResponse | Promise<CoreResponse> {
+  return settle(context, stamp, operation.name, () => operation.run(call), operation.headers?.(call.publicBase));
 }
 
 /** The prefix clients see: a host framework's mount path, then the base path. */
@@ -174,15 +192,15 @@ function answerApi(context: CoreContext, stamp: Stamp, request: CoreRequest, pat
   const match = context.matchApi(path.slice(context.basePath.length));
   // Answered without a key: the allowed methods of a public interface reveal nothing, and a CORS preflight never carries one.
   if (method === 'OPTIONS' && match !== undefined) return finish(optionsResponse(stamp, request, match), stamp, undefined);
-  const name = match === undefined ? undefined : operationOf(match.route, method);
-  if (!(match?.route.isPublic === true && name !== undefined)) {
+  const operation = match === undefined ? undefined : operationOf(match.route, method);
+  if (!(match?.route.isPublic === true && operation !== undefined)) {
     const verdict = context.keyring.authenticate(headerOf(request.headers, 'authorization'));
     if (verdict !== 'accepted') return finish(UNAUTHORIZED_RESPONSES[verdict], stamp, undefined);
   }
   if (match === undefined) return fail(context, stamp, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}`));
-  if (name === undefined) return notAllowed(context, stamp, method, match.allow);
-  const call = { request, parameter: match.parameter, query, publicBase: publicBase(context, request) };
-  return run(context, stamp, context.operations[name], name, call);
+  if (operation === undefined) return notAllowed(context, stamp, method, match.allow);
+  const call = { request, parameter: match.parameter, query, publicBase: publicBase(context, request), state: context.state };
+  return run(context, stamp, operation, call);
 }
 
 /** An extra route of the host: GET and HEAD only, each answered as the host says. */
@@ -244,13 +262,16 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   const basePath = options.basePath ?? DEFAULT_BASE_PATH;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   checkOptions(caller, basePath, bodyLimit);
+  const { store } = options;
+  const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit }));
+  const extraRoutes = [...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => parts.extraRoutes ?? [])];
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
     keyring: createKeyring(caller, options.apiKeys, options.log),
-    operations: createOperations({ store: options.store, basePath, bodyLimit, jsonCacheSize: options.jsonCacheSize }),
-    matchApi: createRouter(),
-    extraRoutes: new Map((options.extraRoutes ?? []).map((route) => [route.path, route])),
+    state: createInterfaceState(store, bodyLimit, options.jsonCacheSize),
+    matchApi: createRouter([...ROUTES, ...plugged.flatMap((parts) => parts.routes ?? [])]),
+    extraRoutes: new Map(extraRoutes.map((route) => [route.path, route])),
     cors: options.corsOrigins === undefined ? undefined : createCors(caller, options.corsOrigins),
   };
   return {

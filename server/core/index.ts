@@ -1,6 +1,9 @@
 // What the doors (server/node, server/fetch, server/testing) take from the request core; not a package entry point.
 export { createRequestCore, DEFAULT_BASE_PATH } from './core.js';
-export type { ExtraRoute, RequestCore, RequestCoreOptions } from './core.js';
+export type { ExtraRoute, Plugin, PluginContext, PluginParts, RequestCore, RequestCoreOptions } from './core.js';
+export { ROUTES } from './operations.js';
+export { allowedMethods } from './routes.js';
+export type { Operation, OperationCall, Route, RouteMethod } from './routes.js';
 export type { ApiKeys } from './api-keys.js';
 export { authError, createAuthenticator, isToken68, TOKEN68_RULE } from './auth.js';
 export type { AuthVerdict } from './auth.js';
@@ -13,5 +16,5 @@ export type { LogEntry, Logger, LogLevel } from './log.js';
 export { BodyAbortedError, bodyOf, NO_BODY } from './request.js';
 export type { CoreRequest, RequestBody, RequestHeaders } from './request.js';
 export { newRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-export { jsonResponse } from './response.js';
+export { jsonResponse, textResponse } from './response.js';
 export type { BareResponse, CoreResponse } from './response.js';

@@ -6,7 +6,7 @@ export { createHandler } from './handler.js';
 export type { HandlerOptions } from './handler.js';
 /** The listener createHandler returns; `next` receives requests outside the base path. */
 export type { PetstoreHandler } from './handler.js';
-/** Starts the standalone server: the interface, /healthz, /readyz, /metrics, timeouts and graceful shutdown. */
+/** Starts the standalone server: the interface on node:http with timeouts, graceful shutdown and plug-ins. */
 export { startServer } from './start-server.js';
 /** Options of startServer. */
 export type { StartServerOptions } from './start-server.js';
@@ -16,12 +16,14 @@ export type { ServerTimeouts } from './start-server.js';
 export type { RunningServer } from './start-server.js';
 /** Options of RunningServer.close. */
 export type { CloseOptions } from './start-server.js';
-/** Creates the Prometheus metrics startServer counts into and /metrics answers. */
-export { createMetrics } from '../../extras/operator/metrics.js';
-/** Wraps a storage so the time of each of its operations goes into the metrics. */
-export { instrumentStorage } from '../../extras/operator/metrics.js';
-/** The metrics createMetrics makes. */
-export type { Metrics } from '../../extras/operator/metrics.js';
+/** A plug-in of the standalone server: routes, and an observer of every request. */
+export type { ServerPlugin, ServerPluginContext, ServerPluginParts } from './server-plugin.js';
+/** What a plug-in of the standalone server learns of one request, and how it begins. */
+export type { Observation, RequestObserver } from './server-plugin.js';
+/** Something added to a core beside the interface (the docs site, say): what it is told, and what it adds. */
+export type { Plugin, PluginContext, PluginParts } from '../core/index.js';
+/** A route a host or plug-in serves beside the interface: below the base path, or at an exact path from the root. */
+export type { ExtraRoute, Operation, OperationCall, Route } from '../core/index.js';
 /** Accepted bearer tokens: a list, or a function asked on every request. */
 export type { ApiKeys } from '../core/index.js';
 /** Browser origins allowed to call the interface, or `'*'`. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../../lib/index.js';
 import { closeAfterAnswer, isOnClosingConnection } from './closing-connections.js';
-import type { Observation } from './request-observer.js';
+import type { Observation } from './server-plugin.js';
 import { refuseRequest } from './responses.js';
 
 /** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful). */

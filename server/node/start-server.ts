@@ -2,20 +2,18 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
+import type { PluginContext } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { isOnClosingConnection } from './closing-connections.js';
 import { closeByLingering } from './lingering-close.js';
 import { answerWithCore } from './handler.js';
 import type { HandlerOptions } from './handler.js';
-import { requestMetricsOf } from '../../extras/operator/metrics.js';
-import type { Metrics } from '../../extras/operator/metrics.js';
 import { deferContinue } from './node-request.js';
 import { createPipelineGuard } from './pipelining.js';
-import { createRequestObserver } from './request-observer.js';
-import type { RequestObserver } from './request-observer.js';
+import { combineObservers } from './server-plugin.js';
+import type { RequestObserver, ServerPlugin } from './server-plugin.js';
 import { refuseRequest } from './responses.js';
-import { createServerRoutes } from '../../extras/operator/server-routes.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
 
@@ -32,21 +30,17 @@ export const SOCKET_TIMEOUT = 30_000;
 /** Time in-flight requests get to finish after shutdown starts, before their connections are cut (ms). */
 export const SHUTDOWN_DEADLINE = 10_000;
 
-/** Options of startServer: the handler's options plus where to listen and how to operate. */
-export interface StartServerOptions extends HandlerOptions {
+/** Options of startServer: the handler's options plus where to listen, its plug-ins and its timeouts. */
+export interface StartServerOptions extends Omit<HandlerOptions, 'plugins'> {
   /** TCP port; 0 picks a free one. Default 8080. */
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** Receives one JSON line per request, with the id its answer carried, when given; off by default. */
-  accessLog?: (line: string) => void;
   /**
-   * Metrics from `createMetrics()`: requests are counted and timed into them, and `GET /metrics`
-   * answers them without a key (they hold no pet and no key). Off by default, and `/metrics` is then a 404.
+   * Plug-ins: those of any core (the docs site) and the server's own, which also learn whether shutdown
+   * has begun and may observe every request (the operator's kit: `/healthz`, `/readyz`, `/metrics`, the access log). Default none.
    */
-  metrics?: Metrics;
-  /** Time the storage gets to answer `/readyz` before it answers 503 (ms). Default 2000. */
-  readyTimeout?: number;
+  plugins?: readonly ServerPlugin[];
   /** Time in-flight requests get at shutdown (ms). Default 10000. */
   shutdownDeadline?: number;
   /** Overrides of the timeouts above (ms), mainly so tests need not wait for the production values. */
@@ -65,8 +59,8 @@ export interface ServerTimeouts {
 /** Options of `RunningServer.close()`. */
 export interface CloseOptions {
   /**
-   * Time requests keep being served after `close()` is called while `/readyz` already answers 503,
-   * so a load balancer stops sending before the listener closes (ms). Default 0.
+   * Time requests keep being served after `close()` is called while a readiness check already answers
+   * 503 (the operator's kit's `/readyz`), so a load balancer stops sending before the listener closes (ms). Default 0.
    */
   delay?: number;
 }
@@ -78,7 +72,7 @@ export interface RunningServer {
   /** The underlying `node:http` server. */
   server: Server;
   /**
-   * Shuts down: `/readyz` answers 503 at once; requests keep being served for `delay`; then the
+   * Shuts down: a readiness check answers 503 at once; requests keep being served for `delay`; then the
    * server stops accepting, lets in-flight requests finish (cut at the deadline), and closes the
    * store. Later calls return the same promise.
    */
@@ -150,17 +144,23 @@ async function drainAndClose(options: StartServerOptions, server: Server, shutdo
 }
 
 /**
- * Starts the standalone server: the handler plus `/healthz`, `/readyz` and (with `metrics`)
- * `/metrics`, deliberate timeouts, Error bodies for what Node's parser rejects, and graceful shutdown
- * with an optional drain.
+ * Starts the standalone server: the interface on `node:http` with deliberate timeouts, Error bodies
+ * for what Node's parser rejects, graceful shutdown with an optional drain, and the routes and
+ * observers of its plug-ins.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const basePath = options.basePath ?? DEFAULT_BASE_PATH;
-  const serverRoutes = createServerRoutes({ ...options, basePath, isClosing: () => closing !== undefined }, 'startServer');
-  const core = createRequestCore({ ...options, extraRoutes: [...serverRoutes, ...(options.extraRoutes ?? [])] }, 'startServer');
-  const metrics = options.metrics === undefined ? undefined : requestMetricsOf(options.metrics, 'startServer');
-  const observer = createRequestObserver(options.accessLog, metrics);
+  const isClosing = (): boolean => closing !== undefined;
+  const observers: RequestObserver[] = [];
+  // Each plug-in joins the core as any plug-in does, told also whether shutdown has begun; its observer is kept for the listener.
+  const plugins = (options.plugins ?? []).map((plugin) => (context: PluginContext) => {
+    const parts = plugin({ ...context, isClosing });
+    if (parts.observe !== undefined) observers.push(parts.observe);
+    return parts;
+  });
+  const core = createRequestCore({ ...options, plugins }, 'startServer');
+  const observer = combineObservers(observers);
   const shutdown = createShutdown();
   const admitPipelined = createPipelineGuard();
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { PetStorage } from '../../lib/index.js';
-import { createMetrics, instrumentStorage } from '../../server/node/index.js';
+import { createMetrics, instrumentStorage } from '../../extras/operator/index.js';
 import type { LogEntry } from '../../server/node/index.js';
 import { startTestServer } from '../support/http.js';
 import { spawnServer } from '../support/process.js';

@@ -6,6 +6,9 @@ import { createPetstore } from '../../lib/index.js';
 import type { ErrorBody, Petstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import type { RunningServer, StartServerOptions } from '../../server/node/index.js';
+import { docsSite } from '../../extras/docs-site/index.js';
+import { operatorKit } from '../../extras/operator/index.js';
+import type { OperatorKitOptions } from '../../extras/operator/index.js';
 
 /** The key test servers accept. */
 export const API_KEY = 'test-key-0123456789';
@@ -23,10 +26,19 @@ export interface TestServer extends RunningServer {
   origin: string;
 }
 
-/** Starts a server on 127.0.0.1, port 0, with a fresh store unless one is given. */
-export async function startTestServer(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
+/** Options of startTestServer: startServer's, and the operator's kit's. */
+export type TestServerOptions = Partial<StartServerOptions> & OperatorKitOptions;
+
+/**
+ * Starts a server as the standalone server is (the docs site and the operator's kit, with the kit's
+ * options given here) on 127.0.0.1, port 0, with a fresh store unless one is given.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const { accessLog, metrics, readyTimeout, ...serverOptions } = options;
   const store = options.store ?? createPetstore();
-  const running = await startServer({ apiKeys: [API_KEY], port: 0, ...options, store });
+  const kit = operatorKit({ ...(accessLog === undefined ? {} : { accessLog }), ...(metrics === undefined ? {} : { metrics }), ...(readyTimeout === undefined ? {} : { readyTimeout }) });
+  const plugins = [docsSite({ redirectRoot: true }), kit, ...(options.plugins ?? [])];
+  const running = await startServer({ apiKeys: [API_KEY], port: 0, ...serverOptions, plugins, store });
   const url = new URL(running.url);
   return { ...running, store, port: Number(url.port), origin: url.origin };
 }

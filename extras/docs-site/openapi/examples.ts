@@ -4,7 +4,8 @@ import { PetstoreError, toErrorBody } from '../../../lib/errors.js';
 import type { ErrorBody } from '../../../lib/errors.js';
 import { freezePet } from '../../../lib/pet.js';
 import type { NewPet, Pet } from '../../../lib/pet.js';
-import { allowedMethods, ROUTES } from '../../../server/core/routes.js';
+import { allowedMethods } from '../../../server/core/index.js';
+import { API_ROUTES } from './routes.js';
 import { databaseFailure } from '../../postgres/failures.js';
 import type { DatabaseAction } from '../../postgres/failures.js';
 import { validateListQuery, validateNewPet } from '../../../lib/validate.js';
@@ -127,7 +128,7 @@ export const REQUEST_ID_EXAMPLES: HeaderExamples = {
 
 /** The `Allow` value of an interface path. */
 function allowOf(path: string): string {
-  const route = ROUTES.find((candidate) => candidate.path === path);
+  const route = API_ROUTES.find((candidate) => candidate.path === path);
   if (route === undefined) throw new TypeError(`createOpenApiDocument: no route has the path ${path}`);
   return allowedMethods(route);
 }

@@ -1,8 +1,9 @@
 import { DEFAULT_LIMIT, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../../lib/limits.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../../lib/versioning.js';
 import type { ErrorCode } from '../../../lib/errors.js';
-import { allowedMethods, ROUTES } from '../../../server/core/routes.js';
-import type { Route } from '../../../server/core/routes.js';
+import { allowedMethods } from '../../../server/core/index.js';
+import { API_ROUTES } from './routes.js';
+import type { DescribedRoute } from './routes.js';
 import type { DatabaseAction } from '../../postgres/failures.js';
 import {
   allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, getPetExamples, INTERNAL_ERROR_EXAMPLES,
@@ -112,11 +113,11 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
   },
 };
 
-/** The routes of the interface (neither the standalone server's own nor the reference page are part of it), in the order the document lists them. */
-export const API_ROUTES: readonly Route[] = ROUTES.filter((route) => route.isDescribed !== false);
+/** The routes the document describes (see routes.ts). */
+export { API_ROUTES };
 
 /** The OpenAPI operations of a route: its GET and POST; HEAD and OPTIONS are stated by pathItemDescription instead. */
-export function methodsOf(route: Route): OpenApiMethod[] {
+export function methodsOf(route: DescribedRoute): OpenApiMethod[] {
   const methods: OpenApiMethod[] = [];
   if (route.operations.GET !== undefined) methods.push('get');
   if (route.operations.POST !== undefined) methods.push('post');
@@ -129,7 +130,7 @@ export function methodsOf(route: Route): OpenApiMethod[] {
  * document has exactly the spec's operations (and the description's), not a method per HEAD and
  * OPTIONS that nobody calls.
  */
-export function pathItemDescription(route: Route): string {
+export function pathItemDescription(route: DescribedRoute): string {
   const head = route.operations.GET === undefined ? '' : '`HEAD` is answered as `GET` is, with the same status and headers and no body (RFC 9110 §9.3.2). ';
   return `${head}\`OPTIONS\` is answered without a key: 204 with \`Allow: ${allowedMethods(route)}\`. Any other method is a 405 \`method_not_allowed\` with the same \`Allow\` (see \`x-shared-responses.MethodNotAllowed\`).`;
 }

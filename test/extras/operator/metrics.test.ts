@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { createMemoryStorage, createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import { createMetrics, instrumentStorage } from '../../../server/node/index.js';
-import type { Metrics } from '../../../server/node/index.js';
+import { createMetrics, instrumentStorage } from '../../../extras/operator/index.js';
+import type { Metrics } from '../../../extras/operator/index.js';
 import { AUTH, call, JSON_POST, rawExchange, startTestServer } from '../../support/http.js';
 
 /** One sample line of the text format: name, labels, value. */
@@ -183,7 +183,7 @@ describe('GET /metrics', () => {
 
   test('startServer() and instrumentStorage() refuse metrics that createMetrics() did not make', async () => {
     const foreign: Metrics = { render: () => '' };
-    await assert.rejects(startTestServer({ metrics: foreign }), /^TypeError: startServer: `metrics` must come from createMetrics\(\)$/);
+    await assert.rejects(startTestServer({ metrics: foreign }), /^TypeError: operatorKit: `metrics` must come from createMetrics\(\)$/);
     assert.throws(() => instrumentStorage(createMemoryStorage(), foreign, 'x'), /^TypeError: instrumentStorage: `metrics` must come from createMetrics\(\)$/);
   });
 

@@ -65,7 +65,7 @@ describe('/readyz', () => {
 
   test('startServer() refuses a readyTimeout that is not a positive number of milliseconds', async () => {
     for (const readyTimeout of [0, -1, Number.NaN, Infinity]) {
-      await assert.rejects(startTestServer({ readyTimeout }), /^TypeError: startServer: `readyTimeout` must be a positive number of milliseconds$/);
+      await assert.rejects(startTestServer({ readyTimeout }), /^TypeError: operatorKit: `readyTimeout` must be a positive number of milliseconds$/);
     }
   });
 

@@ -7,6 +7,7 @@ import type { InjectResponse } from '../../../server/testing/index.js';
 import { API_KEY, AUTH, JSON_POST } from '../../support/http.js';
 import { CORS_MAX_AGE } from '../../../server/core/cors.js';
 import type { CorsOrigins } from '../../../server/core/cors.js';
+import { docsSite } from '../../../extras/docs-site/index.js';
 
 const APP = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
@@ -18,7 +19,7 @@ function corsHeadersOf(answer: InjectResponse): Record<string, string> {
 }
 
 function optionsWith(corsOrigins?: CorsOrigins): Parameters<typeof createFetchHandler>[0] {
-  const options = { store: createPetstore(), apiKeys: [API_KEY] };
+  const options = { store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] };
   return corsOrigins === undefined ? options : { ...options, corsOrigins };
 }
 

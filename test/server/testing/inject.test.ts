@@ -8,6 +8,7 @@ import { inject } from '../../../server/testing/index.js';
 import { API_KEY, AUTH, JSON_POST } from '../../support/http.js';
 import { buildPackage } from '../../support/runtimes.js';
 import type { PackageBuild } from '../../support/runtimes.js';
+import { docsSite } from '../../../extras/docs-site/index.js';
 
 const run = promisify(execFile);
 
@@ -58,8 +59,8 @@ describe('inject()', () => {
   });
 
   for (const [door, makeTarget] of [
-    ['handler options', () => ({ store: createPetstore(), apiKeys: [API_KEY] })],
-    ['a fetch handler', () => createFetchHandler({ store: createPetstore(), apiKeys: [API_KEY] })],
+    ['handler options', () => ({ store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] })],
+    ['a fetch handler', () => createFetchHandler({ store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] })],
   ] as const) {
     test(`inject() with ${door} serves an absolute URL and answers HEAD with the headers and no body`, async () => {
       const target = makeTarget();

@@ -14,7 +14,7 @@ import { serveFetch } from './serve-fetch.js';
 import type { FetchHandler } from './serve-fetch.js';
 
 /** Root of the repository. */
-export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+export const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 
 /** The key the project's own servers accept in these tests. */
 export const KIT_KEY = 'conformance-test-key';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import type { OpenApiDocumentOptions } from '../../../../extras/docs-site/openapi/index.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 const SPECTRAL = join(ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js');
 

@@ -9,9 +9,10 @@ import type { InjectResponse } from '../../../../server/testing/index.js';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import { citedSectionsHtml } from '../../../../extras/docs-site/reference/html.js';
 import { API_KEY, AUTH } from '../../../support/http.js';
+import { docsSite } from '../../../../extras/docs-site/index.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..', '..');
-const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY] };
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] };
 
 function request(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<InjectResponse> {
   return inject(OPTIONS, { method, url, headers });

@@ -14,9 +14,10 @@ import type { InjectResponse } from '../../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../../support/http.js';
 import { DEFAULT_BODY_LIMIT } from '../../../../server/core/body.js';
 import type { OpenApiMediaType, OpenApiParameter } from '../../../../extras/docs-site/openapi/types.js';
+import { docsSite } from '../../../../extras/docs-site/index.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..', '..');
-const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY] };
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+const OPTIONS = { store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] };
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const OPERATIONS = [['listPets', 'GET', '/v1/pets'], ['createPet', 'POST', '/v1/pets'], ['getPet', 'GET', '/v1/pets/{petId}']] as const;
 

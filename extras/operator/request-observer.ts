@@ -1,14 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestIdOf } from '../core/index.js';
-import type { CoreResponse } from '../core/index.js';
-import { accessLogLine } from '../../extras/operator/access-log.js';
-import type { RequestMetrics } from '../../extras/operator/metrics.js';
+
+import { requestIdOf } from '../../server/core/index.js';
+import type { CoreResponse } from '../../server/core/index.js';
+import type { Observation, RequestObserver } from '../../server/node/index.js';
+import { accessLogLine } from './access-log.js';
+import type { RequestMetrics } from './metrics.js';
 
 /**
  * What the standalone server notes of one request, for the access log and the metrics: made only
  * when one of them is on, so a server without them does no work for them at all.
  */
-export class Observation {
+export class ObservedRequest implements Observation {
   readonly #metrics: RequestMetrics | undefined;
   /** `performance.now()` when the request reached the server. */
   readonly started = performance.now();
@@ -37,14 +38,11 @@ export class Observation {
   }
 }
 
-/** Begins the observation of each request, or is undefined when neither the access log nor metrics are on. */
-export type RequestObserver = (request: IncomingMessage, response: ServerResponse) => Observation;
-
 /** The observer for an access log (one JSON line per request, written when its connection is done with it) and metrics. */
 export function createRequestObserver(accessLog: ((line: string) => void) | undefined, metrics: RequestMetrics | undefined): RequestObserver | undefined {
   if (accessLog === undefined && metrics === undefined) return undefined;
   return function begin(request, response) {
-    const observation = new Observation(metrics);
+    const observation = new ObservedRequest(metrics);
     if (accessLog !== undefined) {
       response.once('close', () => {
         const requestId = observation.requestId ?? requestIdOf(request.headers);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { entityTagOf, matchesIfNoneMatch } from '../../../server/core/conditional.js';
+import { entityTagOf, matchesIfNoneMatch } from '../../../extras/docs-site/conditional.js';
 
 describe('conditional GET', () => {
   test('entityTagOf() is the quoted base64url SHA-256 of the UTF-8 bytes, so equal texts share it and any change moves it', () => {

@@ -7,6 +7,7 @@ import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import { AUTH, assertError } from '../../support/http.js';
 import { call, createTestCore } from '../../support/inject.js';
 import type { TestCore } from '../../support/inject.js';
+import { docsSite } from '../../../extras/docs-site/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
@@ -14,7 +15,7 @@ const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 describe('GET /v1/openapi.json', () => {
   let core: TestCore;
   before(async () => {
-    core = createTestCore();
+    core = createTestCore({ plugins: [docsSite()] });
   });
 
   test('GET /v1/openapi.json serves the OpenAPI description without a key', async () => {
@@ -39,7 +40,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   test('GET /v1/openapi.json describes the handler\'s own base path and body limit', async () => {
-    const custom = createTestCore({ basePath: '/api/v2', bodyLimit: 1000 });
+    const custom = createTestCore({ plugins: [docsSite()], basePath: '/api/v2', bodyLimit: 1000 });
     const reply = await call(custom, 'GET', '/api/v2/openapi.json');
     assert.deepEqual(reply.json, JSON.parse(JSON.stringify(createOpenApiDocument({ basePath: '/api/v2', bodyLimit: 1000 }))));
   });

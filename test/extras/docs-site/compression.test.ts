@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
-import { availableCodings, createNegotiatedRepresentation, negotiateCoding } from '../../../server/core/compression.js';
-import type { ContentCoding } from '../../../server/core/compression.js';
-import { entityTagOf } from '../../../server/core/conditional.js';
+import { availableCodings, createNegotiatedRepresentation, negotiateCoding } from '../../../extras/docs-site/compression.js';
+import type { ContentCoding } from '../../../extras/docs-site/compression.js';
+import { entityTagOf } from '../../../extras/docs-site/conditional.js';
 import type { BareResponse } from '../../../server/core/index.js';
 import { createFetchHandler } from '../../../server/fetch/index.js';
 import { inject } from '../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { docsSite } from '../../../extras/docs-site/index.js';
 
 const BOTH: readonly ContentCoding[] = ['br', 'gzip'];
 const GZIP: readonly ContentCoding[] = ['gzip'];
@@ -141,7 +142,7 @@ describe('compression', () => {
   });
 
   test('the description and the reference page are sent compressed to a client that accepts gzip, over the core and the fetch adapter, and pet answers are not', async () => {
-    const options = { store: createPetstore(), apiKeys: [API_KEY] };
+    const options = { store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] };
     await options.store.createPet({ name: 'Rex', categoryId: 1 });
     for (const target of [options, createFetchHandler(options)]) {
       for (const url of ['/v1/openapi.json', '/v1/docs']) {
@@ -165,7 +166,7 @@ describe('compression', () => {
   });
 
   test('inject() joins a header sent on several lines with a comma, as the fetch API does', async () => {
-    const options = { store: createPetstore(), apiKeys: [API_KEY], corsOrigins: ['https://app.example.com'] };
+    const options = { store: createPetstore(), apiKeys: [API_KEY], corsOrigins: ['https://app.example.com'], plugins: [docsSite()] };
     const answer = await inject(options, { url: '/v1/openapi.json', headers: { origin: 'https://app.example.com' } });
     const fetched = await inject(createFetchHandler(options), { url: '/v1/openapi.json', headers: { origin: 'https://app.example.com' } });
     assert.equal(answer.headers['vary'], 'Accept-Encoding, Origin');

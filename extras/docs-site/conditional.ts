@@ -1,6 +1,6 @@
 import type { HeaderList } from '../../lib/index.js';
-import { base64UrlOf } from './base64.js';
-import { sha256 } from './sha256.js';
+import { base64UrlOf } from '../../server/core/base64.js';
+import { sha256 } from '../../server/core/sha256.js';
 
 /** A text served as it is, with a validator: its bytes, encoded once, and the headers of its 200. */
 export interface Representation {
