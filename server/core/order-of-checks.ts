@@ -1,7 +1,8 @@
 /**
- * The order of checks, stated once: `answer` and `answerApi` in core.ts, then createPet's
- * `parseIdempotencyKey` and `readJsonBody`,
- * run them in this order, and the reference page and the docs show this list. An unauthenticated
+ * The order of checks as a list the documents and the reference page quote. The code that runs them
+ * is core.ts's `answer` and `answerApi`, then createPet's `parseIdempotencyKey` and `readJsonBody`;
+ * test/docs/order-of-checks.test.ts sends, for each entry, a request failing it and the checks after
+ * it and expects this entry's answer, so the list cannot drift from what runs. An unauthenticated
  * request learns nothing, a client sees its most fundamental problem first, and a request refused
  * on its head never has its body read. The host's extra routes come first: they are the host's, not
  * the interface's.

@@ -10,6 +10,7 @@ import {
   listPetsExamples, MISSING_HOST_EXAMPLES, PET_ID_EXAMPLES, UNAUTHORIZED_EXAMPLES, unavailableExamples, UNSTATED_BODY_LIMIT,
 } from './examples.js';
 import type { Examples } from './examples.js';
+import { decisionOf } from '../reference/decisions.js';
 import { schemaRef } from './schemas.js';
 import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse, OpenApiTag } from './types.js';
 
@@ -147,7 +148,7 @@ const PATH_PARAMETERS: Readonly<Record<string, OpenApiParameter>> = {
     name: 'petId',
     in: 'path',
     required: true,
-    description: 'Identifier of the animal [spec 4.3]: a decimal integer (leading zeros allowed). For `getPet`, integers no animal can have (0, negative, beyond 2^53 − 1) are a 404 and anything else is a 400 `invalid_parameter`; OPTIONS answers for any segment.',
+    description: `Identifier of the animal [spec 4.3]. ${decisionOf('decision-pet-id').decision} OPTIONS answers for any segment.`,
     schema: { type: 'integer', format: 'int64' },
     examples: PET_ID_EXAMPLES,
   },
@@ -178,7 +179,7 @@ function listPets(basePath: string): OperationDefinition {
           name: 'limit',
           in: 'query',
           required: false,
-          description: `Maximum number of animals returned [spec 4.1, 8]. Any decimal integer is accepted and clamped into ${MIN_LIMIT}..${MAX_LIMIT} (0 → ${MIN_LIMIT}, 1000 → ${MAX_LIMIT}) rather than rejected; anything else, an empty value or a repeated one is a 400 \`invalid_parameter\`.`,
+          description: `Maximum number of animals returned [spec 4.1, 8]. ${decisionOf('decision-limit').decision}`,
           schema: { type: 'integer', minimum: MIN_LIMIT, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
           examples: examples.parameters.limit,
         },
@@ -241,8 +242,8 @@ function createPet(basePath: string, bodyLimit: number | undefined): OperationDe
       summary: 'Add an animal',
       tags: ['pets'],
       description: 'Validates the body as a NewPet, reporting every problem at once, and stores it under a new `id` [spec 4.2]. A client that aborts mid-body creates nothing. '
-        + 'With `Idempotency-Key` (an extension, draft-ietf-httpapi-idempotency-key-header-07), repeating the request cannot add a second animal: the same key and body again answer 201 with the animal the first request added, the same `Location` and `Idempotent-Replayed: true`; the key with another body is a 422; the key while its first request is still being stored is a 409 with `Retry-After`. '
-        + 'The body is compared as parsed, so key order and white space do not count. Keys are global, not per API key, so a retry across a key rotation still finds its animal, and they are kept as long as the animal.',
+        + `\`Idempotency-Key\`: ${decisionOf('decision-idempotency-key').decision} ${decisionOf('decision-idempotency-key').reason} `
+        + 'The body is compared as parsed, so key order and white space do not count.',
       parameters: [{
         name: 'Idempotency-Key',
         in: 'header',
@@ -335,7 +336,7 @@ function getPet(basePath: string): OperationDefinition {
     ],
     headersOnEveryAnswer: {
       Deprecation: {
-        description: 'When the operation was deprecated (RFC 9745): 2026-01-01T00:00:00Z, a decision, as the spec gives only the removal date.',
+        description: `When the operation was deprecated: ${decisionOf('decision-deprecation-date').decision} ${decisionOf('decision-deprecation-date').reason}`,
         required: true,
         schema: { type: 'string', const: `@${GET_PET_DEPRECATED_AT}` },
         examples: headerExamples.Deprecation,

@@ -3,6 +3,7 @@ import { NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../../../
 import { ERROR_CODES } from '../../../lib/errors.js';
 import type { ErrorBody, ErrorDetail } from '../../../lib/errors.js';
 import type { Pet } from '../../../lib/pet.js';
+import { decisionOf } from '../reference/decisions.js';
 import type { JsonSchema } from './types.js';
 
 /** A `$ref` to a schema of the document's `components.schemas`. */
@@ -25,14 +26,14 @@ const PET_FIELD_SCHEMAS: Record<keyof Pet, JsonSchema> = {
     maxLength: MAX_NAME_LENGTH,
     // JSON Schema counts code points, as the validator does; `\S` asks for one character that is not white space.
     pattern: '\\S',
-    description: `The animal's name [spec 2]: 1 to ${MAX_NAME_LENGTH} code points, not only white space, without U+0000 or lone surrogates; stored exactly as sent.`,
+    description: `The animal's name [spec 2]: ${decisionOf('decision-name').decision}`,
   },
   categoryId: {
     type: 'integer',
     format: 'int64',
     minimum: -MAX_SAFE_ID,
     maximum: MAX_SAFE_ID,
-    description: 'The category the animal belongs to [spec 2]. Only the int64 values a JSON number carries exactly (±(2^53 − 1)) are accepted; larger ones are rejected, never rounded.',
+    description: `The category the animal belongs to [spec 2]. Beyond ±(2^53 − 1): ${decisionOf('decision-category-id').decision}`,
   },
   status: { $ref: '#/components/schemas/PetStatus' },
 };

@@ -1,10 +1,13 @@
 import { ERROR_CODES, GET_PET_DEPRECATED_AT, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT } from '../../../lib/index.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import { ORDER_OF_CHECKS } from '../../../server/core/order-of-checks.js';
 
 /**
- * One place where the interface is silent and the project decided: the question as
- * docs/spec-conformance.md words it (a test holds the two together), the decision, and why.
- * Texts use the document's markup: `backticks` for code.
+ * One place where the interface is silent and the project decided: the question, the decision, and
+ * why. This module is where they are written: the reference page shows them, the OpenAPI document
+ * takes its descriptions of these choices from `decisionOf`, and docs/spec-conformance.md's row of each
+ * starts with its decision and reason word for word (test/docs/decisions.test.ts holds the three
+ * together). Texts use the documents' markup: `backticks` for code.
  */
 export interface Decision {
   /** The anchor on the page, `decision-…`. */
@@ -32,9 +35,8 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * The decisions the reference page states, the same ones docs/spec-conformance.md records, with the
- * numbers taken from the constants the engine and the handler use, so the page cannot state a
- * limit the server does not apply.
+ * The decisions where the interface is silent, with the numbers taken from the constants the engine
+ * and the handler use, so no text states a limit the server does not apply.
  */
 export function referenceDecisions(context: DecisionContext): readonly Decision[] {
   const deprecatedAt = new Date(GET_PET_DEPRECATED_AT * 1000).toISOString().replace('.000Z', 'Z');
@@ -42,7 +44,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-limit',
       question: '`limit` outside 1..100',
-      decision: `Clamped into ${MIN_LIMIT}..${MAX_LIMIT}, not rejected: \`limit=0\` answers one animal, \`limit=1000\` a hundred. A value that is not a decimal integer, an empty one or a repeated one is a 400 \`invalid_parameter\`.`,
+      decision: `Any decimal integer is clamped into ${MIN_LIMIT}..${MAX_LIMIT}, not rejected: \`limit=0\` answers one animal, \`limit=1000\` a hundred. A value that is not a decimal integer, an empty one or a repeated one is a 400 \`invalid_parameter\`.`,
       reason: 'The interface gives a minimum and a maximum but not what happens beyond them: they bound what is answered, and a client asking for too many still gets a useful page.',
       spec: '4.1, 8',
       operations: ['listPets'],
@@ -138,7 +140,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-error-codes',
       question: 'Error `code` values',
-      decision: `${Object.keys(ERROR_CODES).length} codes, each sent with one HTTP status: the table of error codes above.`,
+      decision: `${Object.keys(ERROR_CODES).length} codes, each sent with one HTTP status, all listed in the table of error codes.`,
       reason: 'The interface names `code` but lists no values; a fixed set lets a client act on the code rather than on the message.',
       spec: '2, 7',
       operations: ALL_OPERATIONS,
@@ -162,7 +164,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-public',
       question: 'Requests served without a key',
-      decision: '`OPTIONS` on a known path, `GET` and `HEAD` of the description (`openapi.json`) and of this page, and the standalone server\'s `/`, `/healthz` and `/readyz`.',
+      decision: '`OPTIONS` on a known path; `GET` and `HEAD` of the description (`…/openapi.json`), of the reference page (`…/docs`) and of the interface\'s text (`…/docs/interface`); the standalone server\'s `/`, `/healthz`, `/readyz`, and `/metrics` when it is turned on.',
       reason: 'They reveal nothing beyond the public interface, and a browser\'s CORS preflight never carries a key.',
       spec: '5.1',
       operations: [],
@@ -170,7 +172,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-unexpected-failures',
       question: 'Unexpected failures',
-      decision: 'A generic 500 `internal_error` whose detail goes to the server\'s log only; a storage that cannot answer is a 503 `unavailable`.',
+      decision: 'Anything thrown that is not a `PetstoreError`, and a `PetstoreError` of code `internal_error` (a storage handing back an id out of range, say), is a generic 500 `internal_error` whose detail goes to the server\'s log only. Every other `PetstoreError` keeps its code and message: a storage that cannot answer is a 503 `unavailable`.',
       reason: 'Internal details help an attacker, not a client; a 503 tells a client that a retry may succeed.',
       spec: '7',
       operations: ALL_OPERATIONS,
@@ -200,4 +202,14 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       operations: [],
     },
   ];
+}
+
+/** Names of the decisions, by their anchors on the reference page. */
+export type DecisionId = `decision-${string}`;
+
+/** One decision by its id, its texts for this body limit (the default one unless given); throws for an id there is none of. */
+export function decisionOf(id: DecisionId, context: DecisionContext = { bodyLimit: DEFAULT_BODY_LIMIT }): Decision {
+  const found = referenceDecisions(context).find((decision) => decision.id === id);
+  if (found === undefined) throw new Error(`There is no decision ${id}`);
+  return found;
 }

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { test } from 'node:test';
+import { ERROR_CODES } from '../../lib/index.js';
+import { UNAUTHORIZED_RESPONSES } from '../../server/core/auth.js';
+import { ROOT, declares, sourceOf } from './citations.js';
+
+/** The guides and the README, by their repository path. */
+const DOCUMENTS = new Map([
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
+].map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]));
+
+/** A document's text without its fenced code blocks, where paths and links are samples, not claims. */
+function proseOf(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+/** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens. */
+function anchorsOf(markdown: string): Set<string> {
+  return new Set([...proseOf(markdown).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading = '']) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
+}
+
+/** A backticked repository path as the documents cite one: `lib/petstore.ts`, `test/docs/`. */
+const REPOSITORY_PATH = /`((?:lib|server|extras|test|scripts|bench|examples|docs)\/[\w./-]*)`/g;
+
+const WORDS: Readonly<Record<string, number>> = { one: 1, two: 2, three: 3, four: 4, five: 5 };
+
+test('the documents cite no line number', () => {
+  for (const [path, text] of DOCUMENTS) assert.doesNotMatch(text, /#L\d/, path);
+});
+
+test('every relative link of the documents reaches a file, and a heading where it names one', () => {
+  const problems: string[] = [];
+  for (const [path, text] of DOCUMENTS) {
+    for (const [, target = ''] of proseOf(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target) || target.startsWith('#') && target.length === 1) continue;
+      const [file = '', anchor] = target.split('#');
+      const resolved = file === '' ? path : normalize(join(dirname(path), file));
+      const source = sourceOf(resolved);
+      if (source === undefined && !resolved.endsWith('/')) problems.push(`${path}: ${target} reaches no file`);
+      else if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(source ?? '').has(anchor)) problems.push(`${path}: ${target} names no heading of ${resolved}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every repository path the documents name exists, and the symbols named after it in parentheses are declared there', () => {
+  const problems: string[] = [];
+  for (const [path, text] of DOCUMENTS) {
+    const prose = proseOf(text);
+    for (const match of prose.matchAll(REPOSITORY_PATH)) {
+      const cited = match[1] ?? '';
+      const source = sourceOf(cited.replace(/\/$/, ''));
+      if (source === undefined && !/\/$|\*/.test(cited)) {
+        problems.push(`${path}: \`${cited}\` does not exist`);
+        continue;
+      }
+      // `server/core/auth.ts` (`UNAUTHORIZED_RESPONSES`, `authError`): each name in the parentheses.
+      const after = /^ \(((?:`[\w$#.]+`(?:, | and |, and )?)+)\)/.exec(prose.slice((match.index ?? 0) + match[0].length));
+      for (const [, symbol = ''] of (after?.[1] ?? '').matchAll(/`([\w$#.]+)`/g)) {
+        if (source !== undefined && !declares(source, symbol.replace(/^#/, ''))) problems.push(`${path}: ${cited} declares no \`${symbol}\``);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the counts the documents state are the code\'s: the 401 answers and the error codes', () => {
+  const claims: [string, RegExp, number][] = [
+    ['docs/performance.md', /The (\w+) 401 answers/, Object.keys(UNAUTHORIZED_RESPONSES).length],
+    ['docs/http-behaviour.md', /these are all (\d+) of them/, Object.keys(ERROR_CODES).length],
+  ];
+  for (const [path, claim, count] of claims) {
+    const word = claim.exec(DOCUMENTS.get(path) ?? '')?.[1] ?? '';
+    assert.equal(WORDS[word] ?? Number(word), count, `${path}: ${claim.source}`);
+  }
+});
