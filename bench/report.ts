@@ -206,7 +206,7 @@ function againstName(input: ReportInput): string {
 function againstLines(input: ReportInput): string[] {
   if (!input.servers.includes(AGAINST)) return [];
   const lines = [`## This build against ${againstName(input)}`, ''];
-  lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both about a minute apart; medians over the ${input.rounds} rounds. Above 1.00× this build is faster.`, '');
+  lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both about a minute apart; medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. Above 1.00× this build is faster.`, '');
   lines.push('| scenario | this req/s | that req/s | this / that | each round | p99 this | p99 that |', '|---|---:|---:|---:|---|---:|---:|');
   const ratios: number[] = [];
   for (const { name } of SCENARIOS) {

@@ -136,6 +136,25 @@ describe('withRevisionBuild()', () => {
     }
   });
 
+  test('withRevisionBuild() runs npm ci in the worktree instead of linking when the revision\'s package-lock.json differs', async () => {
+    const lock = { name: 'petstore-reference', lockfileVersion: 3, requires: true, packages: { '': { name: 'petstore-reference' } } };
+    await writeFile(join(repository, 'package-lock.json'), `${JSON.stringify(lock)}\n`);
+    await git(repository, 'commit', '--quiet', '-am', 'another lock');
+    // This checkout's lock stays the one before, so the revision's differs from it.
+    await writeFile(join(repository, 'package-lock.json'), '{"lockfileVersion":3}\n');
+    try {
+      await withRevisionBuild('HEAD', { repository, log: () => undefined, temporaryFolder: temporary }, async (build: RevisionBuild) => {
+        assert.equal(build.dependencies, 'install');
+        assert.equal(await readFile(join(build.root, 'dist/extras/cli/main.js'), 'utf8'), 'built');
+        const installed = await lstat(join(build.root, 'node_modules')).catch(() => undefined);
+        assert.ok(installed === undefined || !installed.isSymbolicLink(), 'npm ci\'s node_modules, not a link');
+      });
+      await assertCleanedUp();
+    } finally {
+      await git(repository, 'reset', '--quiet', '--hard', 'HEAD~1');
+    }
+  });
+
   test('withRevisionBuild() removes the worktree when what runs against it fails', async () => {
     await assert.rejects(
       withRevisionBuild('HEAD', { repository, log: () => undefined, temporaryFolder: temporary }, async () => {
