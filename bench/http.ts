@@ -7,7 +7,7 @@ import { checkSameHeaders, createdCheck, errorCheck, missingHeaders, pageCheck, 
 import type { AnswerCheck } from './checks.js';
 import type { CapturedAnswer } from './servers/ceiling.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
-import { median, pinnedTo, run, startProcess, stopProcess } from './support.js';
+import { median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
 
 /** One measured HTTP scenario. */
 export interface Scenario {
@@ -73,8 +73,18 @@ const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';
  * work, with only `Content-Type` and `Content-Length` or with exactly the project's headers.
  */
 export const SERVERS = ['project', 'project-metrics', 'baseline', 'fastify', 'lean-fastify', 'ceiling-plain', 'ceiling-same-headers'] as const;
+/** The project as built at the revision `--against` names, when the run has one. */
+export const AGAINST = 'against';
 /** One of the servers compared. */
-export type ServerName = (typeof SERVERS)[number];
+export type ServerName = (typeof SERVERS)[number] | typeof AGAINST;
+
+/** How the `against` server starts: `node <nodeArguments> <script> <args>` in its revision's root. */
+export interface AgainstServer {
+  root: string;
+  nodeArguments: readonly string[];
+  script: string;
+  args: readonly string[];
+}
 
 /** What wrk measured for one scenario on one server in one round. */
 export interface WrkResult {
@@ -91,6 +101,8 @@ export interface HttpBenchOptions {
   connections: number;
   /** The servers to run, in the order of the first round; default all of `SERVERS`. */
   servers?: readonly ServerName[];
+  /** How to start the `against` server; needed when `servers` has it. */
+  against?: AgainstServer;
   log: (line: string) => void;
 }
 
@@ -196,13 +208,18 @@ async function checkMetricsOn(origin: string): Promise<void> {
 
 /**
  * Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets (the ceilings
- * with the file of the project's captured answers instead), and gives its origin.
+ * with the file of the project's captured answers instead), and gives its origin. The `against`
+ * server is the project of another revision, started in its worktree as its package.json says.
  */
-export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = []): Promise<{ child: ChildProcess; origin: string }> {
-  if (server === 'project' || server === 'project-metrics') {
+export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = [], against?: AgainstServer): Promise<{ child: ChildProcess; origin: string }> {
+  if (server === 'project' || server === 'project-metrics' || server === AGAINST) {
     const env: NodeJS.ProcessEnv = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
     if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
-    const { child, match } = await startProcess([...nodeArguments, PROJECT_SCRIPT], { core: 0, ready: /Petstore listening on (\S+)\n/, env });
+    if (server === AGAINST && against === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
+    const command = server === AGAINST && against !== undefined
+      ? { args: [...nodeArguments, ...against.nodeArguments, against.script, ...against.args], cwd: against.root }
+      : { args: [...nodeArguments, PROJECT_SCRIPT], cwd: ROOT };
+    const { child, match } = await startProcess(command.args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: command.cwd, timeoutMs: 60_000 });
     try {
       const origin = new URL(match[1] as string).origin;
       await prefillOverHttp(origin);
@@ -266,7 +283,7 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
       // several: this shared machine's speed drifts by more than the differences measured.
       const started: { server: ServerName; child: ChildProcess; origin: string }[] = [];
       try {
-        for (const server of order) started.push({ server, ...(await startBenchServer(server, capturePath)) });
+        for (const server of order) started.push({ server, ...(await startBenchServer(server, capturePath, [], options.against)) });
         for (const [index, scenario] of SCENARIOS.entries()) {
           const script = scriptOf.get(scenario.name) as string;
           for (const { server, origin } of started) {

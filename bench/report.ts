@@ -1,4 +1,4 @@
-import { SCENARIOS, summarise } from './http.js';
+import { AGAINST, SCENARIOS, summarise } from './http.js';
 import type { HttpBenchResults, ServerName } from './http.js';
 import type { InProcessResult, RequestCoreResult } from './in-process.js';
 import { format } from './support.js';
@@ -29,6 +29,18 @@ export interface ReportInput {
   startup: { compiledMs: number; tsxMs: number };
   /** Wall time of the whole run and of its HTTP part, ms. */
   elapsed: { totalMs: number; httpMs: number };
+  /** The revision the `against` server was built from, when the run has one. */
+  against?: AgainstInfo;
+}
+
+/** What the report says of the `against` server's revision. */
+export interface AgainstInfo {
+  /** The revision as given to `--against`. */
+  revision: string;
+  /** The full commit id it named. */
+  commit: string;
+  /** How its `npm start` ran its server, read from its package.json: `node dist/cli/main.js`. */
+  start: string;
 }
 
 /** What each server is, for the report. */
@@ -39,11 +51,12 @@ const DESCRIPTIONS: Record<ServerName, string> = {
   'fastify': 'fastify 5 doing the project\'s work (`bench/servers/fastify.ts`): schemas, an index by status, `WWW-Authenticate`, `Deprecation` and `Sunset`',
   'lean-fastify': 'fastify 5 as a user writes it in an afternoon (`bench/servers/lean-fastify.ts`): schemas for query, body, params and responses, a bearer `onRequest` hook, logger off, a plain loop for lists, fastify\'s default headers and `Location`, nothing else',
   'ceiling-plain': '`node:http` answering each scenario\'s captured status and body bytes without work, with `Content-Type` and `Content-Length` only (no `Date`, no `Connection`) (`bench/servers/ceiling.ts`)',
+  'against': 'this project as built at the revision `--against` names, in a temporary git worktree with that revision\'s own `npm run build`, started as its own `npm start` starts it, filled with the 1,000 pets over HTTP',
   'ceiling-same-headers': 'the same, with exactly the headers the project sent for that scenario: names, case, order and values, a fresh `X-Request-Id` per answer of the project\'s shape, its counter going on from the captured ids so that it has the project\'s length at the same point of the run, and Node\'s own `Date`, `Connection` and `Keep-Alive` as the project gets them',
 };
 
 /** The servers other than the ceilings, whose fraction of each ceiling the report gives. */
-const MEASURED: readonly ServerName[] = ['project', 'project-metrics', 'baseline', 'fastify', 'lean-fastify'];
+const MEASURED: readonly ServerName[] = ['project', 'project-metrics', AGAINST, 'baseline', 'fastify', 'lean-fastify'];
 
 /** The HTTP scenario whose project figure each in-process request is compared with. */
 const SCENARIO_OF_REQUEST: Record<string, string> = {
@@ -92,6 +105,17 @@ function standardRunMs(input: ReportInput, servers: number): number {
   return servers * 5 * (SCENARIOS.length * 7_000 + perStartMs) + (input.elapsed.totalMs - input.elapsed.httpMs);
 }
 
+/** The short commit id of the `against` revision, as the tables name it. */
+function shortCommit(against: AgainstInfo): string {
+  return against.commit.slice(0, 12);
+}
+
+function descriptionOf(input: ReportInput, server: ServerName): string {
+  const { against } = input;
+  if (server !== AGAINST || against === undefined) return DESCRIPTIONS[server];
+  return `this project as built at \`${against.revision}\` (commit ${shortCommit(against)}), in a temporary git worktree with that revision's own \`npm run build\`, started as its own \`npm start\` starts it (\`${against.start}\`, read from its package.json), filled with the 1,000 pets over HTTP`;
+}
+
 function headerLines(input: ReportInput): string[] {
   const scenarioSeconds = input.warmupSeconds + input.durationSeconds;
   return [
@@ -100,7 +124,7 @@ function headerLines(input: ReportInput): string[] {
     `Machine: ${input.machine}`, '',
     'Servers:', '',
     '| server | what it is |', '|---|---|',
-    ...input.servers.map((server) => `| \`${server}\` | ${DESCRIPTIONS[server]} |`), '',
+    ...input.servers.map((server) => `| \`${server}\` | ${descriptionOf(input, server)} |`), '',
     `Method: before the rounds, one project server is started and filled, and its answer to each scenario is captured on the wire (status, headers as sent, body) for the ceilings. The comparison servers are compiled by tsc from \`bench/servers/\` and run by plain node; all but the ceilings start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${input.connections} keep-alive connections; a fresh server process per server and round, all of a round's servers started first and each scenario then measured on every server in turn (so the figures a ratio compares are about a minute apart, where this shared machine's speed drifts by more than that over the run), servers alternating their order round by round; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario. Figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
     'Every response is checked. Before measuring, one answer per scenario and server must have the exact status, a JSON `Content-Type` and the right body: the list pages exactly the first 20 pets, or the first 100 available ones, of the prefill, field for field; `GET /v1/pets/42` that pet; the 401 an Error body `{code, message, status: 401}`; the create the pet sent with a new id, and `Location: /v1/pets/<id>` (asked of every server but `ceiling-plain`, which sends two headers by definition). The same-headers ceiling\'s headers must equal the project\'s captured ones (names, case, order, values; `X-Request-Id` of the project\'s shape, `Date` an HTTP date). While measuring, wrk\'s count of non-2xx answers must be 0 (or all of them, for the 401 scenario), with no socket errors. The project\'s headers that a client may read but the checks do not require (`Link`, `WWW-Authenticate`, `Deprecation`, `Sunset`, `Cache-Control`, `X-Content-Type-Options`, `X-Request-Id`) are recorded per server under "Differences".', '',
   ];
@@ -108,24 +132,29 @@ function headerLines(input: ReportInput): string[] {
 
 function httpLines(input: ReportInput): string[] {
   const shown = input.servers.filter((server) => server !== 'project-metrics');
+  const hasAgainst = input.servers.includes(AGAINST);
   const lines = ['## HTTP', '', 'Requests per second, medians:', ''];
-  lines.push(`| scenario | ${shown.map((server) => `\`${server}\``).join(' | ')} | project / fastify | project / lean-fastify | project / baseline |`);
-  lines.push(`|---|${shown.map(() => '---:').join('|')}|---:|---:|---:|`);
-  const versus = { fastify: [] as number[], lean: [] as number[], baseline: [] as number[] };
+  lines.push(`| scenario | ${shown.map((server) => `\`${server}\``).join(' | ')} | project / fastify | project / lean-fastify | project / baseline |${hasAgainst ? ' project / against |' : ''}`);
+  lines.push(`|---|${shown.map(() => '---:').join('|')}|---:|---:|---:|${hasAgainst ? '---:|' : ''}`);
+  const versus = { fastify: [] as number[], lean: [] as number[], baseline: [] as number[], against: [] as number[] };
   for (const { name, hasIdempotencyKey } of SCENARIOS) {
     const project = requestsPerSecond(input, name, 'project');
     const fastify = project / requestsPerSecond(input, name, 'fastify');
     const lean = project / requestsPerSecond(input, name, 'lean-fastify');
     const baseline = project / requestsPerSecond(input, name, 'baseline');
+    const against = project / requestsPerSecond(input, name, AGAINST);
+    // Both builds are this project's, so the keyed create is equal work between them and counts in their mean.
+    versus.against.push(against);
     // The other servers ignore the key, so that row is no comparison of equal work; it stays out of the means.
     if (hasIdempotencyKey !== true) {
       versus.fastify.push(fastify);
       versus.lean.push(lean);
       versus.baseline.push(baseline);
     }
-    lines.push(`| \`${name}\` | ${shown.map((server) => format(requestsPerSecond(input, name, server))).join(' | ')} | ${ratio(fastify)} | ${ratio(lean)} | ${ratio(baseline)} |`);
+    lines.push(`| \`${name}\` | ${shown.map((server) => format(requestsPerSecond(input, name, server))).join(' | ')} | ${ratio(fastify)} | ${ratio(lean)} | ${ratio(baseline)} |${hasAgainst ? ` ${ratio(against)} |` : ''}`);
   }
-  lines.push(`| **geometric mean** | ${shown.map(() => '').join(' | ')} | **${ratio(geometricMean(versus.fastify))}** | **${ratio(geometricMean(versus.lean))}** | **${ratio(geometricMean(versus.baseline))}** |`, '');
+  lines.push(`| **geometric mean** | ${shown.map(() => '').join(' | ')} | **${ratio(geometricMean(versus.fastify))}** | **${ratio(geometricMean(versus.lean))}** | **${ratio(geometricMean(versus.baseline))}** |${hasAgainst ? ` **${ratio(geometricMean(versus.against))}** |` : ''}`, '');
+  if (hasAgainst) lines.push(`\`project / against\` is this build against the build of ${againstName(input)}: above 1.00× this build is faster. Its geometric mean takes all ${SCENARIOS.length} scenarios, the keyed create too, as both builds act on the key.`, '');
   const keyed = requestsPerSecond(input, 'POST /v1/pets with Idempotency-Key (201)', 'project') / requestsPerSecond(input, 'POST /v1/pets (201)', 'project');
   lines.push(`A create with a fresh \`Idempotency-Key\` per request runs at ${percent(keyed)} of the rate of one without (the project's server; the other servers ignore the header, so the geometric means leave that row out).`, '');
   lines.push('p99 latency, medians:', '');
@@ -162,6 +191,34 @@ function reachLines(input: ReportInput): string[] {
     lines.push(`| \`${name}\` | ${format(needed)} | ${format(project)} | ${format(ceiling)} | ${percent(needed / ceiling)} | ${percent(project / ceiling)} |`);
   }
   lines.push('');
+  return lines;
+}
+
+/** How the text names the `against` revision: `` `v3.0.0` (commit 762c6c9…) ``. */
+function againstName(input: ReportInput): string {
+  return input.against === undefined ? 'the `against` revision' : `\`${input.against.revision}\` (commit ${shortCommit(input.against)})`;
+}
+
+/**
+ * This build against the `against` one: the medians of both, their ratio, and the ratio of each
+ * round's two figures, measured a minute apart, so the spread of the ratio shows beside it.
+ */
+function againstLines(input: ReportInput): string[] {
+  if (!input.servers.includes(AGAINST)) return [];
+  const lines = [`## This build against ${againstName(input)}`, ''];
+  lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both about a minute apart; medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. Above 1.00× this build is faster.`, '');
+  lines.push('| scenario | this req/s | that req/s | this / that | each round | p99 this | p99 that |', '|---|---:|---:|---:|---|---:|---:|');
+  const ratios: number[] = [];
+  for (const { name } of SCENARIOS) {
+    const current = requestsPerSecond(input, name, 'project');
+    const previous = requestsPerSecond(input, name, AGAINST);
+    ratios.push(current / previous);
+    const currentRounds = input.http.samples.get(name)?.get('project') ?? [];
+    const previousRounds = input.http.samples.get(name)?.get(AGAINST) ?? [];
+    const rounds = currentRounds.map((sample, round) => ratio(sample.requestsPerSecond / (previousRounds[round]?.requestsPerSecond ?? Number.NaN))).join(', ');
+    lines.push(`| \`${name}\` | ${format(current)} | ${format(previous)} | ${ratio(current / previous)} | ${rounds} | ${p99(input, name, 'project')} | ${p99(input, name, AGAINST)} |`);
+  }
+  lines.push(`| **geometric mean** | | | **${ratio(geometricMean(ratios))}** | | | |`, '');
   return lines;
 }
 
@@ -273,7 +330,7 @@ function startupLines(input: ReportInput): string[] {
 /** The Markdown report of one run of `npm run bench`. */
 export function benchReport(input: ReportInput): string {
   return [
-    ...headerLines(input), ...httpLines(input), ...ceilingLines(input), ...differenceLines(input),
+    ...headerLines(input), ...httpLines(input), ...againstLines(input), ...ceilingLines(input), ...differenceLines(input),
     ...metricsCostLines(input), ...roundLines(input), ...inProcessLines(input), ...startupLines(input),
   ].join('\n');
 }

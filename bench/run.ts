@@ -2,66 +2,16 @@ import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { delimiter, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { runHttpBench, SCENARIOS, SERVERS } from './http.js';
+import { startCommandText, withRevisionBuild } from './against.js';
+import { AGAINST, runHttpBench, SCENARIOS, SERVERS } from './http.js';
+import type { AgainstServer, HttpBenchResults, ServerName } from './http.js';
 import { benchReport } from './report.js';
-import type { InProcessOutput } from './report.js';
+import type { AgainstInfo, InProcessOutput } from './report.js';
 import { withRun } from './results-file.js';
+import { BENCH_USAGE, benchCommand, readSettings } from './settings.js';
+import type { BenchSettings } from './settings.js';
 import { runStartupBench } from './startup.js';
 import { format, hasCommand, ROOT, run } from './support.js';
-
-/**
- * Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 5
- * --output /tmp/results.md`; `--no-metrics` leaves out the project's server with metrics on;
- * `--node 26` runs everything (the project's server, the comparison servers, the in-process and
- * startup figures) on the latest Node 26.
- */
-interface BenchSettings {
-  rounds: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-  connections: number;
-  /** Whether the project's server also runs with `PETSTORE_METRICS=true` (issue 13); default yes. */
-  isMetricsRun: boolean;
-  /** Where the report is written, in the section of this run's Node major; relative paths are read from the repository root. */
-  outputPath: string;
-  /** The Node major to run on, when not the one running this script. */
-  nodeMajor: string | undefined;
-}
-
-/** The report the real run writes, and the documentation links to. */
-const DEFAULT_OUTPUT = 'bench/RESULTS.md';
-
-function readSettings(argv: readonly string[]): BenchSettings {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      rounds: { type: 'string', default: '5' },
-      duration: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '2' },
-      connections: { type: 'string', default: '50' },
-      output: { type: 'string', default: DEFAULT_OUTPUT },
-      'no-metrics': { type: 'boolean', default: false },
-      node: { type: 'string' },
-    },
-  });
-  const nodeMajor = values.node;
-  if (nodeMajor !== undefined && !/^\d+$/.test(nodeMajor)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(nodeMajor)}`);
-  const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections'): number => {
-    const parsed = Number(values[name]);
-    if (!(parsed > 0)) throw new Error(`--${name} needs a positive number, not ${JSON.stringify(values[name])}`);
-    return parsed;
-  };
-  return {
-    rounds: positive('rounds'),
-    durationSeconds: positive('duration'),
-    warmupSeconds: positive('warmup'),
-    connections: positive('connections'),
-    isMetricsRun: !values['no-metrics'],
-    outputPath: resolve(ROOT, values.output),
-    nodeMajor,
-  };
-}
 
 /** Whether this process runs on the Node major `--node` asks for (or no other was asked for). */
 function isOnRequestedNode(settings: BenchSettings): boolean {
@@ -105,7 +55,11 @@ async function packageVersion(name: string): Promise<string> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const settings = readSettings(process.argv.slice(2));
+  const settings = readSettings(process.argv.slice(2), ROOT);
+  if (settings.isHelp) {
+    process.stdout.write(BENCH_USAGE);
+    return;
+  }
   if (settings.nodeMajor !== undefined && !isOnRequestedNode(settings)) {
     process.exitCode = await runOnRequestedNode(settings.nodeMajor);
     return;
@@ -118,11 +72,23 @@ async function main(): Promise<void> {
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
   await run(resolve(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', resolve(ROOT, 'bench', 'tsconfig.json')], { cwd: ROOT });
 
-  const servers = SERVERS.filter((server) => settings.isMetricsRun || server !== 'project-metrics');
-  const wrkMinutes = (servers.length * settings.rounds * SCENARIOS.length * (settings.warmupSeconds + settings.durationSeconds)) / 60;
-  log(`HTTP: ${settings.rounds} rounds × ${SCENARIOS.length} scenarios × ${servers.length} servers, ${settings.durationSeconds} s each after ${settings.warmupSeconds} s warm-up: ${wrkMinutes.toFixed(1)} min of wrk`);
+  const servers: ServerName[] = SERVERS.filter((server) => settings.isMetricsRun || server !== 'project-metrics');
+  // Right after the project's, so the two builds are measured one after the other in the first round.
+  if (settings.againstRevision !== undefined) servers.splice(1, 0, AGAINST);
   const httpStarted = performance.now();
-  const http = await runHttpBench({ ...settings, servers, log });
+  const measure = (against?: AgainstServer): Promise<HttpBenchResults> => {
+    const wrkMinutes = (servers.length * settings.rounds * SCENARIOS.length * (settings.warmupSeconds + settings.durationSeconds)) / 60;
+    log(`HTTP: ${settings.rounds} rounds × ${SCENARIOS.length} scenarios × ${servers.length} servers, ${settings.durationSeconds} s each after ${settings.warmupSeconds} s warm-up: ${wrkMinutes.toFixed(1)} min of wrk`);
+    return runHttpBench({ ...settings, servers, log, ...(against === undefined ? {} : { against }) });
+  };
+  let againstInfo: AgainstInfo | undefined;
+  const http = settings.againstRevision === undefined
+    ? await measure()
+    : await withRevisionBuild(settings.againstRevision, { repository: ROOT, log }, async (build) => {
+      againstInfo = { revision: build.revision, commit: build.commit, start: startCommandText(build.start) };
+      log(`Against: ${build.revision} starts as \`${againstInfo.start}\` (its ${build.start.source}); the worktree goes when the HTTP rounds end`);
+      return measure({ root: build.root, nodeArguments: build.start.nodeArguments, script: build.start.script, args: build.start.args });
+    });
   const httpMs = performance.now() - httpStarted;
 
   log('In-process: the request core, then the engine at 1k, 100k and 1M pets…');
@@ -134,7 +100,7 @@ async function main(): Promise<void> {
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const report = benchReport({
-    command: `npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}${settings.isMetricsRun ? '' : ' --no-metrics'}${settings.nodeMajor === undefined ? '' : ` --node ${settings.nodeMajor}`}`,
+    command: benchCommand(settings),
     date: new Date().toISOString().slice(0, 10),
     machine: `${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`,
     rounds: settings.rounds,
@@ -146,6 +112,7 @@ async function main(): Promise<void> {
     inProcess,
     startup,
     elapsed: { totalMs: performance.now() - started, httpMs },
+    ...(againstInfo === undefined ? {} : { against: againstInfo }),
   });
   const previous = await readFile(settings.outputPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';

@@ -39,14 +39,19 @@ export interface StartProcessOptions {
   ready: RegExp;
   /** The child's whole environment; default: this process's. */
   env?: NodeJS.ProcessEnv;
+  /** The child's working directory; default the repository root. */
+  cwd?: string;
+  /** Milliseconds to wait for the ready line before the child is stopped and the start fails; default no limit. */
+  timeoutMs?: number;
 }
 
 /** Starts a compiled Node script, optionally pinned, and waits for a stdout line matching `ready`. */
 export async function startProcess(args: readonly string[], options: StartProcessOptions): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const prefix = options.core === undefined ? [] : await pinnedTo(options.core);
   const command = [...prefix, process.execPath, ...args];
-  const child = spawn(command[0] as string, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+  const child = spawn(command[0] as string, command.slice(1), { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
   let output = '';
+  let timer: NodeJS.Timeout | undefined;
   const match = await new Promise<RegExpExecArray>((done, fail) => {
     child.stdout?.on('data', (data: Buffer) => {
       output += data.toString();
@@ -55,7 +60,13 @@ export async function startProcess(args: readonly string[], options: StartProces
     });
     child.stderr?.on('data', (data: Buffer) => { output += data.toString(); });
     child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
-  });
+    if (options.timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        fail(new Error(`${args.join(' ')} printed no line matching ${options.ready} within ${options.timeoutMs} ms: ${output}`));
+        child.kill('SIGKILL');
+      }, options.timeoutMs);
+    }
+  }).finally(() => clearTimeout(timer));
   return { child, match };
 }
 

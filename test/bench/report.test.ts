@@ -7,6 +7,7 @@ import type { ReportInput } from '../../bench/report.js';
 
 /** Requests per second of each server in every scenario of the synthetic run. */
 const RATES: Record<ServerName, number> = {
+  'against': 27_000,
   'project': 30_000,
   'project-metrics': 29_000,
   'baseline': 20_000,
@@ -105,6 +106,28 @@ describe('benchReport()', () => {
     const plain = SCENARIOS.find((scenario) => scenario.name === 'POST /v1/pets (201)');
     assert.ok(plain !== undefined);
     assert.doesNotMatch(luaScript(plain), /Idempotency-Key/);
+  });
+
+  test('benchReport() with an --against build gives its column, this build / that build per scenario with their geometric mean, and a section of its own', () => {
+    const servers: ServerName[] = [...SERVERS];
+    servers.splice(1, 0, 'against');
+    const report = benchReport({ ...input(servers), command: 'npm run bench -- --rounds 3 --against v3.0.0', against: { revision: 'v3.0.0', commit: '762c6c930240aaaabbbbccccddddeeeeffff0000', start: 'node dist/cli/main.js' } });
+    assert.match(report, /\| `against` \| this project as built at `v3\.0\.0` \(commit 762c6c930240\), .*\(`node dist\/cli\/main\.js`, read from its package\.json\)/);
+    assert.match(report, /\| scenario \| `project` \| `against` \| `baseline` \| `fastify` \| `lean-fastify` \| `ceiling-plain` \| `ceiling-same-headers` \| project \/ fastify \| project \/ lean-fastify \| project \/ baseline \| project \/ against \|/);
+    assert.deepEqual(rowOf(report, '## HTTP', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '30,000', '27,000', '20,000', '24,000', '25,000', '40,000', '32,000', '1.25×', '1.20×', '1.50×', '1.11×']);
+    assert.deepEqual(rowOf(report, '## HTTP', 'POST /v1/pets with Idempotency-Key (201)').at(-1), '1.11×');
+    assert.match(report, /\| \*\*geometric mean\*\* \|( {2}\|){7} \*\*1\.25×\*\* \| \*\*1\.20×\*\* \| \*\*1\.50×\*\* \| \*\*1\.11×\*\* \|/);
+    const section = '## This build against `v3.0.0` (commit 762c6c930240)';
+    assert.ok(report.includes(`${section}\n`), 'the section of the against build');
+    assert.deepEqual(rowOf(report, section, 'POST /v1/pets (201)'), ['`POST /v1/pets (201)`', '30,000', '27,000', '1.11×', '1.11×, 1.11×, 1.11×', '2.00 ms', '2.00 ms']);
+    assert.match(report.slice(report.indexOf(section)), /\| \*\*geometric mean\*\* \| \| \| \*\*1\.11×\*\* \| \| \| \|/);
+    assert.deepEqual(rowOf(report, '## Fraction of the ceilings', 'GET /v1/pets/42').slice(0, 4), ['`GET /v1/pets/42`', '75 % / 94 %', '73 % / 91 %', '68 % / 84 %']);
+    assert.match(report, /\| `GET \/v1\/pets\/42` \| against \| 25,650, 28,350, 27,000 \|/);
+  });
+
+  test('benchReport() without an --against build has neither its column nor its section', () => {
+    const report = benchReport(input(SERVERS));
+    assert.doesNotMatch(report, /`against`|project \/ against|## This build against/);
   });
 
   test('geometricMean() is the n-th root of the product', () => {
