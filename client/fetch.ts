@@ -29,6 +29,19 @@ export interface FetchResponse {
   text(): Promise<string>;
 }
 
+/** The part of an `AbortSignal` a fetch reads, for typings that declare none. */
+export interface FetchSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
+
+/**
+ * The runtime's `AbortSignal` where the typings in use declare one (DOM, Node, Deno, Bun), else
+ * FetchSignal: so a fetch of your own can hand `init` to the global one, and the client's types
+ * still need neither DOM nor Node typings.
+ */
+export type FetchAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer Signal } } ? Signal : FetchSignal;
+
 /**
  * The request the client sends. `signal` is aborted when the attempt's time is up; a fetch that
  * ignores it is given up on all the same, but cannot free its connection.
@@ -38,7 +51,7 @@ export interface FetchInit {
   headers: Record<string, string>;
   body?: string;
   redirect: 'manual';
-  signal: AbortSignal;
+  signal: FetchAbortSignal;
 }
 
 /** A `fetch` the client can use: the global one (Node ≥ 20, Deno, Bun) or any with the same shape, e.g. for tests or proxies. */
