@@ -13,7 +13,7 @@ import { createOperations } from './operations.js';
 import type { Operation, OperationCall } from './operations.js';
 import { operationOf } from './routes.js';
 import { headerOf, originForm } from './request.js';
-import type { CoreRequest } from './request.js';
+import type { CoreRequest, RequestHeaders } from './request.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { emptyResponse, NO_HEADERS } from './response.js';
 import type { BareResponse, CoreResponse } from './response.js';
@@ -72,6 +72,8 @@ export interface RequestCore {
   isOwnTarget(target: string): boolean;
   /** The answer to a request; synchronous when the request's head alone decides it. Never rejects. */
   handle(request: CoreRequest): CoreResponse | Promise<CoreResponse>;
+  /** The id of a request answered without the core (a 417, a refused pipeline), as `handle` would stamp it: never an API key. */
+  requestIdOf(headers: RequestHeaders): string;
 }
 
 /** Checks the options every adapter shares, with the message naming the adapter's own function. */
@@ -95,6 +97,8 @@ interface CoreContext {
   /** Logs an error whose detail the client never sees, with the id of the request it failed. */
   readonly report: (error: unknown, requestId: string) => void;
   readonly keyring: Keyring;
+  /** Whether an incoming request id is one of the keys in force, by the check `Authorization` gets: no key is echoed or logged as an id. */
+  readonly isApiKey: (id: string) => boolean;
   readonly operations: ReturnType<typeof createOperations>;
   readonly matchApi: (path: string) => RouteMatch | undefined;
   readonly extraRoutes: ReadonlyMap<string, ExtraRoute>;
@@ -233,7 +237,7 @@ function reporterOf(options: RequestCoreOptions): (error: unknown, requestId: st
 /** The id and CORS headers of a request's answers. */
 function stampOf(context: CoreContext, request: CoreRequest): Stamp {
   const cors = context.cors === undefined ? undefined : context.cors.headersFor(headerOf(request.headers, 'origin'));
-  return { requestId: requestIdOf(request.headers), cors, isHead: request.method === 'HEAD' };
+  return { requestId: requestIdOf(request.headers, context.isApiKey), cors, isHead: request.method === 'HEAD' };
 }
 
 /**
@@ -244,10 +248,13 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   const basePath = options.basePath ?? DEFAULT_BASE_PATH;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   checkOptions(caller, basePath, bodyLimit);
+  const keyring = createKeyring(caller, options.apiKeys, options.log);
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
-    keyring: createKeyring(caller, options.apiKeys, options.log),
+    keyring,
+    // The same constant-time check as a bearer token, so a function of keys decides what a key is.
+    isApiKey: (id) => keyring.authenticate(`Bearer ${id}`) === 'accepted',
     operations: createOperations({ store: options.store, basePath, bodyLimit, jsonCacheSize: options.jsonCacheSize }),
     matchApi: createRouter(),
     extraRoutes: new Map((options.extraRoutes ?? []).map((route) => [route.path, route])),
@@ -266,5 +273,6 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
         return fail(context, stamp, error);
       }
     },
+    requestIdOf: (headers) => requestIdOf(headers, context.isApiKey),
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../core/index.js';
-import type { CoreResponse } from '../core/index.js';
+import type { CoreResponse, RequestHeaders } from '../core/index.js';
 import { accessLogLine } from './access-log.js';
 import type { RequestMetrics } from './metrics.js';
 
@@ -41,13 +41,14 @@ export class Observation {
 export type RequestObserver = (request: IncomingMessage, response: ServerResponse) => Observation;
 
 /** The observer for an access log (one JSON line per request, written when its connection is done with it) and metrics. */
-export function createRequestObserver(accessLog: ((line: string) => void) | undefined, metrics: RequestMetrics | undefined): RequestObserver | undefined {
+export function createRequestObserver(accessLog: ((line: string) => void) | undefined, metrics: RequestMetrics | undefined, idOf: (headers: RequestHeaders) => string = requestIdOf): RequestObserver | undefined {
   if (accessLog === undefined && metrics === undefined) return undefined;
   return function begin(request, response) {
     const observation = new Observation(metrics);
     if (accessLog !== undefined) {
       response.once('close', () => {
-        const requestId = observation.requestId ?? requestIdOf(request.headers);
+        // Never answered (the client left first): the id the core would have given, never an API key.
+        const requestId = observation.requestId ?? idOf(request.headers);
         accessLog(accessLogLine(request, response, requestId, performance.now() - observation.started));
       });
     }
