@@ -344,7 +344,7 @@ export class PetstoreClient implements PetstoreApi {
   #attemptError(url: string, outcome: Exclude<Outcome, { kind: 'too large' }>): PetstoreError {
     if (outcome.kind === 'answer') return this.#failure({ ...outcome.answer, attempts: 1 });
     if (outcome.kind === 'unreachable') return this.#unreachable(url, outcome.failure);
-    const within = outcome.isBudget ? `before the call's budget ran out (${seconds(outcome.limit)} s were left)` : `within the ${seconds(outcome.limit)} s attempt timeout`;
+    const within = outcome.isBudget ? `before the call's budget ran out (${Math.round(outcome.limit)} ms of it were left for this attempt)` : `within the ${seconds(outcome.limit)} s attempt timeout`;
     return new PetstoreError('unavailable', `No answer from the Petstore at ${url} ${within}`, { cause: outcome.failure });
   }
 

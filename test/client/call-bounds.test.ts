@@ -81,7 +81,7 @@ describe('PetstoreClient bounds', () => {
       const client = new PetstoreClient({ baseUrl: silent.url, apiKey: API_KEY, retry: { totalTime: 300, attemptTimeout: 60_000 } });
       const error = await failure(() => client.createPet({ name: 'Rex', categoryId: 1 }));
       assert.equal(error.code, 'unavailable');
-      assert.match(error.message, /^No answer from the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets before the call's budget ran out \(\d+\.\d s were left\) \(1 attempt in \d+\.\d s; the 0\.3 s budget is spent\)$/);
+      assert.match(error.message, /^No answer from the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets before the call's budget ran out \(\d+ ms of it were left for this attempt\) \(1 attempt in \d+\.\d s; the 0\.3 s budget is spent\)$/);
       assert.equal(error.attempts, 1);
       // Several attempts, each cut by the attempt timeout, then one by what the budget leaves.
       const retried = new PetstoreClient({ baseUrl: silent.url, apiKey: API_KEY, retry: { totalTime: 700, attemptTimeout: 150, baseDelay: 1, maxDelay: 1 } });
