@@ -108,6 +108,15 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+/** One request of a call: what it sends, and its time in milliseconds (`isBudget` when what was left of the call's budget set it). */
+interface AttemptRequest {
+  method: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+  limit: number;
+  isBudget: boolean;
+}
+
 /** What `#send` sends beside the method and URL. */
 interface SendOptions extends RequestOptions {
   body?: string;
@@ -281,7 +290,7 @@ export class PetstoreClient implements PetstoreApi {
     for (let attempt = 1; ; attempt++) {
       const left = deadline - policy.now();
       const isBudget = left < policy.attemptTimeout;
-      const outcome = await this.#attempt(method, url, headers, options.body, { limit: isBudget ? Math.max(0, left) : policy.attemptTimeout, isBudget });
+      const outcome = await this.#attempt(url, { method, headers, body: options.body, limit: isBudget ? Math.max(0, left) : policy.attemptTimeout, isBudget });
       if (outcome.kind === 'answer' && !RETRYABLE_STATUSES.has(outcome.answer.status)) {
         const notice = readDeprecation(outcome.answer.response.headers, operation, url);
         if (notice !== undefined) this.#onDeprecation(notice);
@@ -308,9 +317,10 @@ export class PetstoreClient implements PetstoreApi {
    * request is aborted and the attempt is a timeout. A fetch that rejects, or a body cut off, is a
    * failure of the network.
    */
-  async #attempt(method: string, url: string, headers: Record<string, string>, body: string | undefined, time: { limit: number; isBudget: boolean }): Promise<Outcome> {
+  async #attempt(url: string, request: AttemptRequest): Promise<Outcome> {
+    const { method, body } = request;
     const controller = new AbortController();
-    const timeout = new Error(`no answer within ${time.limit} ms`);
+    const timeout = new Error(`no answer within ${request.limit} ms`);
     timeout.name = 'TimeoutError';
     let isExpired = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -319,10 +329,10 @@ export class PetstoreClient implements PetstoreApi {
         isExpired = true;
         controller.abort(timeout);
         reject(timeout);
-      }, time.limit);
+      }, request.limit);
     });
     expired.catch(() => undefined);
-    const init: FetchInit = { method, headers: { ...headers }, redirect: 'manual', signal: controller.signal };
+    const init: FetchInit = { method, headers: { ...request.headers }, redirect: 'manual', signal: controller.signal };
     if (body !== undefined) init.body = body;
     try {
       const fetched = this.#fetch(url, init);
@@ -333,7 +343,7 @@ export class PetstoreClient implements PetstoreApi {
       if (text === undefined) return { kind: 'too large', answer: { ...source, text: '' } };
       return { kind: 'answer', answer: { ...source, text } };
     } catch (failure) {
-      if (isExpired) return { kind: 'timeout', limit: time.limit, isBudget: time.isBudget, failure: timeout };
+      if (isExpired) return { kind: 'timeout', limit: request.limit, isBudget: request.isBudget, failure: timeout };
       return { kind: 'unreachable', failure };
     } finally {
       clearTimeout(timer);
