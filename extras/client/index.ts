@@ -10,11 +10,15 @@ export type { PetsOptions } from './petstore-client.js';
 export type { CreatePetOptions } from './petstore-client.js';
 /** Options of one call of listPets or getPet: the retry policy of this call. */
 export type { RequestOptions } from './petstore-client.js';
+/** The default bound on an answer's body, in bytes (`maxAnswerBytes`). */
+export { MAX_ANSWER_BYTES } from './answer-body.js';
+/** The size in bytes of the largest valid answer of the interface, which MAX_ANSWER_BYTES rounds up. */
+export { largestValidAnswerBytes } from './answer-body.js';
 /** The retry policy every call follows unless told otherwise. */
 export { RETRY_DEFAULTS } from './retry.js';
 /** The statuses a call retries, beside a network failure. */
 export { RETRYABLE_STATUSES } from './retry.js';
-/** How a client or a call changes the retry policy. */
+/** How a client or a call changes the retry policy and its time bounds (`totalTime`, `attemptTimeout`). */
 export type { RetryOptions } from './retry.js';
 /** A retry policy with every field decided. */
 export type { RetryPolicy } from './retry.js';
@@ -28,5 +32,9 @@ export type { FetchFunction } from './fetch.js';
 export type { FetchInit } from './fetch.js';
 /** The answer FetchFunction gives. */
 export type { FetchResponse } from './fetch.js';
+/** The signal of FetchInit: the runtime's AbortSignal. */
+export type { FetchAbortSignal } from './fetch.js';
+/** The body stream of FetchResponse, read chunk by chunk. */
+export type { FetchBody } from './fetch.js';
 /** The headers of FetchResponse. */
 export type { FetchHeaders } from './fetch.js';

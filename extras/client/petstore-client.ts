@@ -1,12 +1,13 @@
 import { MAX_LIMIT, PetstoreError, validateIdempotencyKey, validateNewPet } from '../../lib/index.js';
 import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi, PetstoreErrorOptions } from '../../lib/index.js';
+import { MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';
 import { readDeprecation } from './deprecation.js';
 import type { DeprecationNotice } from './deprecation.js';
 import type { FetchFunction, FetchInit, FetchResponse } from './fetch.js';
 import { findLink, parseLinkHeader } from './link-header.js';
-import { backoffDelay, RETRY_DEFAULTS, RETRYABLE_STATUSES, retryAfterDelay, retryPolicy } from './retry.js';
+import { RETRY_DEFAULTS, RETRYABLE_STATUSES, retryAfterDelay, retryDelay, retryPolicy } from './retry.js';
 import type { RetryOptions, RetryPolicy } from './retry.js';
 
 /** Options of the PetstoreClient constructor. */
@@ -23,10 +24,16 @@ export interface PetstoreClientOptions {
    */
   onDeprecation?: (notice: DeprecationNotice) => void;
   /**
-   * How every call retries a network failure or a 408, 409, 429, 502, 503 or 504 answer, or `false`
-   * for a single request. Default: `RETRY_DEFAULTS`, which rides out 10 s of an unreachable server.
+   * How every call retries a network failure, a request that timed out, or a 408, 409, 429, 502, 503
+   * or 504 answer, and the time it may take, or `false` for a single request. Default:
+   * `RETRY_DEFAULTS`: a call ends within 10 s, each request within 4 s.
    */
   retry?: RetryOptions | false;
+  /**
+   * The largest answer body read, in bytes; a larger one is refused as `unavailable` without reading
+   * further. Default `MAX_ANSWER_BYTES` (1 MiB), over three times the largest valid answer.
+   */
+  maxAnswerBytes?: number;
 }
 
 /** Options of one call. */
@@ -61,8 +68,16 @@ interface Answer extends AnswerSource {
   attempts: number;
 }
 
-/** What one request brought back: an answer, or the reason there was none. */
-type Outcome = { answer: Omit<Answer, 'attempts'>; failure?: undefined } | { answer?: undefined; failure: unknown };
+/**
+ * What one request brought back: an answer read whole, an answer larger than the bound (its body
+ * left unread), no answer within the attempt's time (`isBudget` when the call's budget set that
+ * time), or a failure of the network.
+ */
+type Outcome =
+  | { kind: 'answer'; answer: Omit<Answer, 'attempts'> }
+  | { kind: 'too large'; answer: Omit<Answer, 'attempts'> }
+  | { kind: 'timeout'; limit: number; isBudget: boolean; failure: Error }
+  | { kind: 'unreachable'; failure: unknown };
 
 /**
  * The key as a Structured Field String [RFC 9651 §3.3.3], the form draft-ietf-httpapi-idempotency-key-header
@@ -93,6 +108,15 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+/** One request of a call: what it sends, and its time in milliseconds (`isBudget` when what was left of the call's budget set it). */
+interface AttemptRequest {
+  method: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+  limit: number;
+  isBudget: boolean;
+}
+
 /** What `#send` sends beside the method and URL. */
 interface SendOptions extends RequestOptions {
   body?: string;
@@ -103,6 +127,14 @@ interface SendOptions extends RequestOptions {
 /** Writes a number as the server reads it: whole numbers in decimal digits, even beyond 2^53, which `String` would write as `1e+21`. */
 function decimal(value: number): string {
   return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value).toString() : String(value);
+}
+
+/** The `after` cursor of a next link, or undefined when it has none that reads as a pet id. */
+function cursorOf(url: string): number | undefined {
+  const after = new URL(url).searchParams.get('after');
+  if (after === null || !/^-?[0-9]{1,16}$/.test(after)) return undefined;
+  const id = Number(after);
+  return Number.isSafeInteger(id) ? id : undefined;
 }
 
 function warnOnce(): (notice: DeprecationNotice) => void {
@@ -130,6 +162,7 @@ export class PetstoreClient implements PetstoreApi {
   readonly #fetch: FetchFunction;
   readonly #onDeprecation: (notice: DeprecationNotice) => void;
   readonly #retry: RetryPolicy;
+  readonly #maxAnswerBytes: number;
 
   constructor(options: PetstoreClientOptions) {
     const url = new URL(typeof options.baseUrl === 'string' ? options.baseUrl : options.baseUrl.href);
@@ -143,6 +176,9 @@ export class PetstoreClient implements PetstoreApi {
     this.#fetch = options.fetch ?? ((target, init) => fetch(target, init));
     this.#onDeprecation = options.onDeprecation ?? warnOnce();
     this.#retry = retryPolicy(RETRY_DEFAULTS, options.retry);
+    const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    if (!Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < 1) throw new TypeError('PetstoreClient: `maxAnswerBytes` must be a whole number of bytes, at least 1');
+    this.#maxAnswerBytes = maxAnswerBytes;
   }
 
   /** listPets [spec 4.1]: one page of pets in ascending id order; `limit` is clamped by the server to 1..100 (default 20). */
@@ -187,16 +223,40 @@ export class PetstoreClient implements PetstoreApi {
 
   /**
    * Every pet (with `status`, if given), page by page, following `Link: rel="next"` (RFC 8288) until
-   * the last page. Pets created meanwhile with larger ids are included; none is seen twice.
+   * the last page. Pets created meanwhile with larger ids are included; none is seen twice. The
+   * cursor only moves forward: a page whose ids do not rise past the last id seen, or a next link
+   * whose `after` does not, ends the iteration with an `unavailable` PetstoreError, so a server that
+   * sends pages in a circle cannot make it endless.
    */
   async *pets(options: PetsOptions = {}): AsyncGenerator<Pet, void, undefined> {
     const search = new URLSearchParams({ limit: decimal(options.pageSize ?? MAX_LIMIT) });
     if (options.status !== undefined) search.set('status', options.status);
     let url: string | undefined = `${this.#baseUrl}/pets?${search.toString()}`;
+    // The id every later pet must be above: the last one seen, or the cursor of the page asked for.
+    let position: number | undefined;
+    let seen = 0;
     while (url !== undefined) {
       const page: { pets: Pet[]; next: string | undefined } = await this.#listPage(url, options);
-      yield* page.pets;
-      if (page.next === url) throw new PetstoreError('unavailable', `The server links ${url} as its own next page`);
+      for (const pet of page.pets) {
+        if (position !== undefined && pet.id <= position) {
+          throw new PetstoreError('unavailable', `The page ${url} goes back: it lists pet ${pet.id}, not above ${position}, after ${plural(seen, 'pet')} (pages must rise in id)`);
+        }
+        position = pet.id;
+        seen++;
+        yield pet;
+      }
+      if (page.next !== undefined) {
+        const after = cursorOf(page.next);
+        if (after === undefined || (position !== undefined && after < position)) {
+          const where = position === undefined ? 'the first page' : `pet ${position}, the last id seen`;
+          throw new PetstoreError('unavailable', `The next page ${page.next} does not move forward: its \`after\` is ${after === undefined ? 'missing or not an id' : after}, not at or past ${where}; stopped after ${plural(seen, 'pet')}`);
+        }
+        // An empty page moves the cursor by its link alone, which must then go strictly forward.
+        if (page.pets.length === 0 && position !== undefined && after <= position) {
+          throw new PetstoreError('unavailable', `The next page ${page.next} of an empty page does not move forward: its \`after\` ${after} is not past ${position}; stopped after ${plural(seen, 'pet')}`);
+        }
+        position = after;
+      }
       url = page.next;
     }
   }
@@ -214,51 +274,92 @@ export class PetstoreClient implements PetstoreApi {
   }
 
   /**
-   * Sends one call's request until it gets an answer that is not worth retrying, or its retry budget
-   * is spent: then it throws the last failure, saying how many attempts the call made.
+   * Sends one call's request until it gets an answer that is not worth retrying, or its budget is
+   * spent: then it throws the last failure, saying how many attempts the call made. Each request gets
+   * `attemptTimeout` or what is left of `totalTime`, whichever is smaller, so the call ends within
+   * its budget; the wait before a retry is the drawn backoff, or a longer `Retry-After`.
    */
   async #send(operation: string, method: string, url: string, options: SendOptions): Promise<Answer> {
     const policy = retryPolicy(this.#retry, options.retry);
-    const init: FetchInit = { method, headers: { authorization: this.#authorization, accept: 'application/json' }, redirect: 'manual' };
-    if (options.body !== undefined) {
-      init.headers['content-type'] = 'application/json';
-      init.body = options.body;
-    }
-    if (options.idempotencyKey !== undefined) init.headers['idempotency-key'] = options.idempotencyKey;
+    const headers: Record<string, string> = { authorization: this.#authorization, accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     const start = policy.now();
     const deadline = start + policy.totalTime;
+    const budget = `the ${seconds(policy.totalTime)} s budget`;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.#attempt(method, url, init);
-      if (outcome.answer !== undefined && !RETRYABLE_STATUSES.has(outcome.answer.status)) {
+      const left = deadline - policy.now();
+      const isBudget = left < policy.attemptTimeout;
+      const outcome = await this.#attempt(url, { method, headers, body: options.body, limit: isBudget ? Math.max(0, left) : policy.attemptTimeout, isBudget });
+      if (outcome.kind === 'answer' && !RETRYABLE_STATUSES.has(outcome.answer.status)) {
         const notice = readDeprecation(outcome.answer.response.headers, operation, url);
         if (notice !== undefined) this.#onDeprecation(notice);
         return { ...outcome.answer, attempts: attempt };
       }
+      // Reading more of an answer too large would not make it smaller: it is not retried.
+      if (outcome.kind === 'too large') throw this.#counted(this.#tooLarge(outcome.answer), attempt, '');
       const now = policy.now();
-      const asked = outcome.answer === undefined ? undefined : retryAfterDelay(outcome.answer.response.headers.get('retry-after'), now);
-      const budget = `the ${seconds(policy.totalTime)} s retry budget`;
+      const asked = outcome.kind === 'answer' ? retryAfterDelay(outcome.answer.response.headers.get('retry-after'), now) : undefined;
+      const wait = retryDelay(policy, attempt, asked);
       let reason: string | undefined;
-      if (policy.attempts === 1) reason = 'retries are off';
+      if (outcome.kind === 'timeout' && outcome.isBudget) reason = `${budget} is spent`;
+      else if (policy.attempts === 1) reason = 'retries are off';
       else if (attempt >= policy.attempts) reason = `the retry budget of ${plural(policy.attempts, 'attempt')} is spent`;
-      else if (asked !== undefined && now + asked > deadline) reason = `Retry-After asks for ${seconds(asked)} s, past ${budget}`;
-      else if (now >= deadline) reason = `${budget} is spent`;
-      if (reason !== undefined) {
-        const error = outcome.answer === undefined ? this.#unreachable(url, outcome.failure) : this.#failure({ ...outcome.answer, attempts: 1 });
-        throw this.#counted(error, attempt, ` in ${seconds(now - start)} s; ${reason}`);
-      }
-      await policy.sleep(asked ?? Math.min(backoffDelay(policy, attempt), deadline - now));
+      else if (asked !== undefined && now + asked >= deadline) reason = `Retry-After asks for ${seconds(asked)} s, past ${budget}`;
+      else if (now + wait >= deadline) reason = `${budget} leaves no time for another attempt`;
+      if (reason !== undefined) throw this.#counted(this.#attemptError(url, outcome), attempt, ` in ${seconds(now - start)} s; ${reason}`);
+      await policy.sleep(wait);
     }
   }
 
-  /** One request, its answer read whole; a fetch that rejects, or a body cut off, is a failure to retry. */
-  async #attempt(method: string, url: string, init: FetchInit): Promise<Outcome> {
+  /**
+   * One request, its answer's body read up to the bound, all within `limit` milliseconds: then the
+   * request is aborted and the attempt is a timeout. A fetch that rejects, or a body cut off, is a
+   * failure of the network.
+   */
+  async #attempt(url: string, request: AttemptRequest): Promise<Outcome> {
+    const { method, body } = request;
+    const controller = new AbortController();
+    const timeout = new Error(`no answer within ${request.limit} ms`);
+    timeout.name = 'TimeoutError';
+    let isExpired = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        isExpired = true;
+        controller.abort(timeout);
+        reject(timeout);
+      }, request.limit);
+    });
+    expired.catch(() => undefined);
+    const init: FetchInit = { method, headers: { ...request.headers }, redirect: 'manual', signal: controller.signal };
+    if (body !== undefined) init.body = body;
     try {
-      const response = await this.#fetch(url, init);
-      const text = await response.text();
-      return { answer: { method, url, status: response.status, requestId: response.headers.get('x-request-id') ?? undefined, response, text } };
+      const fetched = this.#fetch(url, init);
+      fetched.catch(() => undefined);
+      const response = await Promise.race([fetched, expired]);
+      const source = { method, url, status: response.status, requestId: response.headers.get('x-request-id') ?? undefined, response };
+      const text = await readAnswerBody(response, this.#maxAnswerBytes, expired);
+      if (text === undefined) return { kind: 'too large', answer: { ...source, text: '' } };
+      return { kind: 'answer', answer: { ...source, text } };
     } catch (failure) {
-      return { failure };
+      if (isExpired) return { kind: 'timeout', limit: request.limit, isBudget: request.isBudget, failure: timeout };
+      return { kind: 'unreachable', failure };
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The error of an attempt that gave no answer worth returning, each kind with its own message. */
+  #attemptError(url: string, outcome: Exclude<Outcome, { kind: 'too large' }>): PetstoreError {
+    if (outcome.kind === 'answer') return this.#failure({ ...outcome.answer, attempts: 1 });
+    if (outcome.kind === 'unreachable') return this.#unreachable(url, outcome.failure);
+    const within = outcome.isBudget ? `before the call's budget ran out (${Math.round(outcome.limit)} ms of it were left for this attempt)` : `within the ${seconds(outcome.limit)} s attempt timeout`;
+    return new PetstoreError('unavailable', `No answer from the Petstore at ${url} ${within}`, { cause: outcome.failure });
+  }
+
+  #tooLarge(answer: Omit<Answer, 'attempts'>): PetstoreError {
+    return unexpectedAnswer(answer, `larger than ${this.#maxAnswerBytes} bytes, the client's \`maxAnswerBytes\`; not read further`);
   }
 
   #unreachable(url: string, failure: unknown): PetstoreError {

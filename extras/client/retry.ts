@@ -1,16 +1,25 @@
 /**
- * How a client call retries: up to `attempts` requests, none started after `totalTime`, with waits
- * drawn by full jitter [AWS Architecture Blog, "Exponential Backoff And Jitter", 2015] unless the
- * server names one in `Retry-After` [RFC 9110 §10.2.3]. Times are in milliseconds.
+ * How a client call retries: up to `attempts` requests, the whole call within `totalTime`, each
+ * request within `attemptTimeout`, with waits drawn by full jitter [AWS Architecture Blog,
+ * "Exponential Backoff And Jitter", 2015] that a server's `Retry-After` [RFC 9110 §10.2.3] may
+ * lengthen but never shorten. Times are in milliseconds.
  */
 export interface RetryOptions {
   /** Most requests one call sends, the first included; 1 turns retries off. Default 30. */
   attempts?: number;
-  /** Milliseconds after a call's first request past which it starts no other; a drawn wait that would end later is cut to end then. Default 10,000. */
+  /**
+   * The budget of a whole call, in milliseconds from its first request: every request is cut off when
+   * it runs out, and no wait is taken that would end past it. More than 0. Default 10,000.
+   */
   totalTime?: number;
+  /**
+   * The longest one request may take, its answer's body read to the end included; a request gets the
+   * smaller of this and what is left of `totalTime`. More than 0. Default 4,000.
+   */
+  attemptTimeout?: number;
   /** The ceiling of the first wait; each retry doubles it, up to `maxDelay`. Default 100. */
   baseDelay?: number;
-  /** The highest ceiling of a wait drawn by the client (a `Retry-After` may ask for longer). Default 2,000. */
+  /** The highest ceiling of a wait drawn by the client (a `Retry-After` may ask for longer, never for shorter). Default 2,000. */
   maxDelay?: number;
   /** Waits this many milliseconds. Default: `setTimeout`. Tests pass one that does not wait. */
   sleep?: (milliseconds: number) => Promise<void>;
@@ -25,13 +34,16 @@ export type RetryPolicy = Required<RetryOptions>;
 
 /**
  * The defaults of every retry option, in one place. With full jitter the 29 waits average well over
- * 10 s, so against an unreachable server the time budget ends a call, with a last request 10 s after
- * the first: an outage of that long (a server restart, a database failover) is ridden out. That 29
- * waits drawn from these ceilings add up to under 5 s has a chance below 10⁻¹⁴.
+ * 10 s, so against an unreachable server the time budget ends a call, within 10 s of its first
+ * request: an outage of most of that (a server restart, a database failover) is ridden out. That 29
+ * waits drawn from these ceilings add up to under 5 s has a chance below 10⁻¹⁴. A request that gets
+ * no answer is given up after 4 s, so a server that accepts and never answers still leaves room for
+ * two more requests within the budget.
  */
 export const RETRY_DEFAULTS: RetryPolicy = {
   attempts: 30,
   totalTime: 10_000,
+  attemptTimeout: 4_000,
   baseDelay: 100,
   maxDelay: 2_000,
   sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
@@ -51,8 +63,8 @@ function isWhole(value: number, least: number): boolean {
   return Number.isSafeInteger(value) && value >= least;
 }
 
-function isDuration(value: number): boolean {
-  return Number.isFinite(value) && value >= 0;
+function isDuration(value: number, isZeroAllowed: boolean): boolean {
+  return Number.isFinite(value) && (isZeroAllowed ? value >= 0 : value > 0);
 }
 
 /** The options of `base` with those of `options` over them; `false` is one attempt. Throws a TypeError for a budget no call could keep. */
@@ -60,8 +72,11 @@ export function retryPolicy(base: RetryPolicy, options: RetryOptions | false | u
   if (options === false) return { ...base, attempts: 1 };
   const policy: RetryPolicy = { ...base, ...options };
   if (!isWhole(policy.attempts, 1)) throw new TypeError('PetstoreClient: `retry.attempts` must be a whole number, at least 1');
-  for (const name of ['totalTime', 'baseDelay', 'maxDelay'] as const) {
-    if (!isDuration(policy[name])) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, at least 0`);
+  for (const name of ['totalTime', 'attemptTimeout'] as const) {
+    if (!isDuration(policy[name], false)) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, more than 0`);
+  }
+  for (const name of ['baseDelay', 'maxDelay'] as const) {
+    if (!isDuration(policy[name], true)) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, at least 0`);
   }
   return policy;
 }
@@ -93,4 +108,14 @@ export function backoffDelay(policy: RetryPolicy, retry: number): number {
   // Past 2^52 the ceiling is maxDelay anyway; the bound keeps 0 × 2^n a number.
   const ceiling = Math.min(policy.maxDelay, policy.baseDelay * 2 ** Math.min(retry - 1, 52));
   return Math.floor(policy.random() * ceiling);
+}
+
+/**
+ * The wait before retry `retry`: the client's own drawn backoff, or the server's `Retry-After` when that
+ * asks for longer. A hint of 0 or a date past never shortens the wait: a server (or anything between)
+ * that says "now" on every answer would otherwise turn a call into back-to-back requests.
+ */
+export function retryDelay(policy: RetryPolicy, retry: number, asked: number | undefined): number {
+  const drawn = backoffDelay(policy, retry);
+  return asked === undefined || asked < drawn ? drawn : asked;
 }

@@ -28,9 +28,11 @@ export function operatorKit(options: OperatorKitOptions = {}): ServerPlugin {
   const requestMetrics = metrics === undefined ? undefined : requestMetricsOf(metrics, 'operatorKit');
   // Checked here, so a wrong option is refused where it was given rather than at the server's start.
   readyTimeoutOf(options.readyTimeout, 'operatorKit');
-  const observe = createRequestObserver(options.accessLog, requestMetrics);
-  return (context) => ({
-    extraRoutes: createServerRoutes({ ...options, store: context.store, isClosing: context.isClosing }, 'operatorKit'),
-    ...(observe === undefined ? {} : { observe }),
-  });
+  return (context) => {
+    const observe = createRequestObserver(options.accessLog, requestMetrics, context.requestIdOf);
+    return {
+      extraRoutes: createServerRoutes({ ...options, store: context.store, isClosing: context.isClosing }, 'operatorKit'),
+      ...(observe === undefined ? {} : { observe }),
+    };
+  };
 }

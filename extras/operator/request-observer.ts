@@ -1,6 +1,4 @@
-
-import { requestIdOf } from '../../server/core/index.js';
-import type { CoreResponse } from '../../server/core/index.js';
+import type { CoreResponse, RequestHeaders } from '../../server/core/index.js';
 import type { Observation, RequestObserver } from '../../server/node/index.js';
 import { accessLogLine } from './access-log.js';
 import type { RequestMetrics } from './metrics.js';
@@ -39,13 +37,14 @@ export class ObservedRequest implements Observation {
 }
 
 /** The observer for an access log (one JSON line per request, written when its connection is done with it) and metrics. */
-export function createRequestObserver(accessLog: ((line: string) => void) | undefined, metrics: RequestMetrics | undefined): RequestObserver | undefined {
+export function createRequestObserver(accessLog: ((line: string) => void) | undefined, metrics: RequestMetrics | undefined, idOf: (headers: RequestHeaders) => string): RequestObserver | undefined {
   if (accessLog === undefined && metrics === undefined) return undefined;
   return function begin(request, response) {
     const observation = new ObservedRequest(metrics);
     if (accessLog !== undefined) {
       response.once('close', () => {
-        const requestId = observation.requestId ?? requestIdOf(request.headers);
+        // Never answered (the client left first): the id the core would have given, never an API key.
+        const requestId = observation.requestId ?? idOf(request.headers);
         accessLog(accessLogLine(request, response, requestId, performance.now() - observation.started));
       });
     }

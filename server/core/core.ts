@@ -13,7 +13,7 @@ import { createInterfaceState, ROUTES } from './operations.js';
 import { createRouter, operationOf } from './routes.js';
 import type { InterfaceState, Operation, OperationCall, Route, RouteMatch } from './routes.js';
 import { headerOf, originForm } from './request.js';
-import type { CoreRequest } from './request.js';
+import type { CoreRequest, RequestHeaders } from './request.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { emptyResponse, NO_HEADERS } from './response.js';
 import type { BareResponse, CoreResponse } from './response.js';
@@ -72,6 +72,8 @@ export interface PluginContext {
   /** The API's base path, below which its `routes` are served. */
   readonly basePath: string;
   readonly bodyLimit: number;
+  /** The id the core gives a request with these headers (its own when valid and not a key): for a request a plug-in sees that the core never answered. */
+  requestIdOf(headers: RequestHeaders): string;
 }
 
 /** What a plug-in adds: routes below the base path, after the interface's own, and routes at exact paths from the root. */
@@ -90,6 +92,8 @@ export interface RequestCore {
   isOwnTarget(target: string): boolean;
   /** The answer to a request; synchronous when the request's head alone decides it. Never rejects. */
   handle(request: CoreRequest): CoreResponse | Promise<CoreResponse>;
+  /** The id of a request answered without the core (a 417, a refused pipeline), as `handle` would stamp it: never an API key. */
+  requestIdOf(headers: RequestHeaders): string;
 }
 
 /** Checks the options every adapter shares, with the message naming the adapter's own function. */
@@ -113,6 +117,8 @@ interface CoreContext {
   /** Logs an error whose detail the client never sees, with the id of the request it failed. */
   readonly report: (error: unknown, requestId: string) => void;
   readonly keyring: Keyring;
+  /** Whether an incoming request id is one of the keys in force, by the check `Authorization` gets: no key is echoed or logged as an id. */
+  readonly isApiKey: (id: string) => boolean;
   readonly state: InterfaceState;
   readonly matchApi: (path: string) => RouteMatch | undefined;
   readonly extraRoutes: ReadonlyMap<string, ExtraRoute>;
@@ -251,7 +257,7 @@ function reporterOf(options: RequestCoreOptions): (error: unknown, requestId: st
 /** The id and CORS headers of a request's answers. */
 function stampOf(context: CoreContext, request: CoreRequest): Stamp {
   const cors = context.cors === undefined ? undefined : context.cors.headersFor(headerOf(request.headers, 'origin'));
-  return { requestId: requestIdOf(request.headers), cors, isHead: request.method === 'HEAD' };
+  return { requestId: requestIdOf(request.headers, context.isApiKey), cors, isHead: request.method === 'HEAD' };
 }
 
 /**
@@ -263,12 +269,17 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   checkOptions(caller, basePath, bodyLimit);
   const { store } = options;
-  const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit }));
+  const keyring = createKeyring(caller, options.apiKeys, options.log);
+  // The same constant-time check as a bearer token, so a function of keys decides what a key is.
+  const isApiKey = (id: string): boolean => keyring.authenticate(`Bearer ${id}`) === 'accepted';
+  const idOf = (headers: RequestHeaders): string => requestIdOf(headers, isApiKey);
+  const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit, requestIdOf: idOf }));
   const extraRoutes = [...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => parts.extraRoutes ?? [])];
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
-    keyring: createKeyring(caller, options.apiKeys, options.log),
+    keyring,
+    isApiKey,
     state: createInterfaceState(store, bodyLimit, options.jsonCacheSize),
     matchApi: createRouter([...ROUTES, ...plugged.flatMap((parts) => parts.routes ?? [])]),
     extraRoutes: new Map(extraRoutes.map((route) => [route.path, route])),
@@ -287,5 +298,6 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
         return fail(context, stamp, error);
       }
     },
+    requestIdOf: idOf,
   };
 }

@@ -49,11 +49,12 @@ function holdsCredential(id: string, authorization: string | undefined): boolean
 }
 
 /**
- * The id of a request: the one it carries when of the safe form and not its credential (a proxy's or
- * a client's), otherwise a new one.
+ * The id of a request: the one it carries when of the safe form, not its credential and not an API
+ * key (`isApiKey`, asked last: it hashes), a proxy's or a client's; otherwise a new one. A key sent as
+ * the id is replaced whatever `Authorization` the request carries, none or a wrong one or another key.
  */
-export function requestIdOf(headers: RequestHeaders): string {
+export function requestIdOf(headers: RequestHeaders, isApiKey?: (id: string) => boolean): string {
   const incoming = headerOf(headers, 'x-request-id');
-  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization'));
+  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization')) && isApiKey?.(incoming) !== true;
   return isKept ? incoming : newRequestId();
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../../lib/index.js';
+import type { RequestHeaders } from '../core/index.js';
 import { closeAfterAnswer, isOnClosingConnection } from './closing-connections.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from './responses.js';
@@ -18,7 +19,7 @@ const MAX_IGNORED_REQUESTS = 1_024;
  * behind it runs; a client that still keeps sending after that has its connection cut.
  * Returns whether the request may run.
  */
-export function createPipelineGuard(): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
+export function createPipelineGuard(idOf?: (headers: RequestHeaders) => string): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
   const waiting = new WeakMap<object, number>();
   const ignored = new WeakMap<object, number>();
 
@@ -36,7 +37,7 @@ export function createPipelineGuard(): (request: IncomingMessage, response: Serv
     if (count > MAX_PIPELINED_REQUESTS) {
       closeAfterAnswer(request);
       const error = new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`);
-      refuseRequest(request, response, error, observation, ['Connection', 'close']);
+      refuseRequest(request, response, error, observation, ['Connection', 'close'], idOf);
       return false;
     }
     waiting.set(socket, count);

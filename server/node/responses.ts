@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../core/index.js';
 import { isLoggedError } from '../core/error-response.js';
-import type { BareResponse } from '../core/index.js';
+import type { BareResponse, RequestHeaders } from '../core/index.js';
 import type { HeaderList, PetstoreError } from '../../lib/index.js';
 import type { Observation } from './server-plugin.js';
 
@@ -37,10 +37,11 @@ export function sendJson(response: ServerResponse, status: number, json: string 
 
 /**
  * Answers a request the standalone server refuses before the request core sees it (a refused
- * pipeline, a 417) with the Error body and the request's id, as the core's answers carry it.
+ * pipeline, a 417) with the Error body and the request's id, as the core's answers carry it:
+ * `idOf` is the core's `requestIdOf`, which never keeps an API key as the id.
  */
-export function refuseRequest(request: IncomingMessage, response: ServerResponse, error: PetstoreError, observation: Observation | undefined, headers: HeaderList = []): void {
-  const requestId = requestIdOf(request.headers);
+export function refuseRequest(request: IncomingMessage, response: ServerResponse, error: PetstoreError, observation: Observation | undefined, headers: HeaderList = [], idOf: (headers: RequestHeaders) => string = requestIdOf): void {
+  const requestId = idOf(request.headers);
   observation?.refused(requestId, error.status);
   sendError(response, error, { headers: [...headers, REQUEST_ID_HEADER, requestId] });
 }

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
-import type { PluginContext } from '../core/index.js';
+import type { PluginContext, RequestCore } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { isOnClosingConnection } from './closing-connections.js';
@@ -96,7 +96,7 @@ function timeoutsOf(options: StartServerOptions): ServerTimeouts {
 }
 
 /** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
-function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined): Server {
+function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf']): Server {
   const timeouts = timeoutsOf(options);
   const server = createServer({
     ServerResponse: responseClass,
@@ -118,7 +118,7 @@ function createNodeServer(options: StartServerOptions, listener: RequestListener
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`);
-    refuseRequest(request, response, error, observer?.(request, response));
+    refuseRequest(request, response, error, observer?.(request, response), [], idOf);
   });
   return server;
 }
@@ -162,7 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const core = createRequestCore({ ...options, plugins }, 'startServer');
   const observer = combineObservers(observers);
   const shutdown = createShutdown();
-  const admitPipelined = createPipelineGuard();
+  const admitPipelined = createPipelineGuard(core.requestIdOf);
 
   function listener(request: IncomingMessage, response: ServerResponse): void {
     const observation = observer?.(request, response);
@@ -172,7 +172,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     answerWithCore(core, request, response, observation);
   }
 
-  const server = createNodeServer(options, listener, shutdown.responseClass, observer);
+  const server = createNodeServer(options, listener, shutdown.responseClass, observer, core.requestIdOf);
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
   const url = `http://${hostForUrl(address)}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {

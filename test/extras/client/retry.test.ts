@@ -173,19 +173,19 @@ describe('PetstoreClient retries', () => {
     assert.equal(sent[0]?.init.headers['idempotency-key'], `"${'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH)}"`);
   });
 
-  test('PetstoreClient waits as long as a Retry-After in seconds asks', async () => {
+  test('PetstoreClient waits as long as a Retry-After in seconds asks, but never less than its own backoff', async () => {
     const { client, waits } = scripted([{ status: 429, headers: { 'retry-after': '3' } }, { status: 409, headers: { 'retry-after': ' 0 ' } }, { status: 201 }]);
     await client.createPet(NEW_PET);
-    assert.deepEqual(waits, [3000, 0]);
+    assert.deepEqual(waits, [3000, 100], 'Retry-After: 0 waits the drawn 100 ms (half of the 200 ms ceiling)');
   });
 
-  test('PetstoreClient waits until the HTTP-date of a Retry-After, not at all for one past, and draws its own wait for one it cannot read', async () => {
+  test('PetstoreClient waits until the HTTP-date of a Retry-After, its own drawn wait for one past, and for one it cannot read', async () => {
     // RFC 9110 §5.6.7: the IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must read too.
     const dates: [string, number][] = [
       [new Date(EPOCH + 5000).toUTCString(), 5000],
       ['Thursday, 01-Jan-26 00:00:02 GMT', 2000],
       ['Thu Jan  1 00:00:04 2026', 4000],
-      [new Date(EPOCH - 60_000).toUTCString(), 0],
+      [new Date(EPOCH - 60_000).toUTCString(), 50],
     ];
     for (const [date, wait] of dates) {
       const { client, waits } = scripted([{ status: 503, headers: { 'retry-after': date } }, { status: 201 }]);
@@ -203,7 +203,7 @@ describe('PetstoreClient retries', () => {
     const { client, sent, waits } = scripted([{ status: 503, body: errorBody('unavailable', 503, 'Down for maintenance'), headers: { 'retry-after': '120' } }]);
     const error = await failure(() => client.createPet(NEW_PET));
     assert.deepEqual([sent.length, waits, error.code, error.attempts], [1, [], 'unavailable', 1]);
-    assert.equal(error.message, 'Down for maintenance (1 attempt in 0.0 s; Retry-After asks for 120.0 s, past the 10.0 s retry budget)');
+    assert.equal(error.message, 'Down for maintenance (1 attempt in 0.0 s; Retry-After asks for 120.0 s, past the 10.0 s budget)');
   });
 
   test('PetstoreClient with retries off sends one request, for the client or for one call', async () => {
@@ -232,14 +232,15 @@ describe('PetstoreClient retries', () => {
     assert.match(error.message, /^Unexpected answer to GET http:\/\/127\.0\.0\.1:1\/v1\/pets: HTTP 502, not an Error body .* \(4 attempts in 0\.3 s; the retry budget of 4 attempts is spent\)$/);
   });
 
-  test('PetstoreClient by default keeps trying an unreachable server for 10 s, then says how many attempts it made', async () => {
+  test('PetstoreClient by default keeps trying an unreachable server while a wait fits in 10 s, then says how many attempts it made', async () => {
     const { client, sent, clock } = scripted(['network'], {}, { random: () => 0.999 });
     const error = await failure(() => client.createPet(NEW_PET));
-    assert.equal(clock.now - EPOCH, RETRY_DEFAULTS.totalTime, 'the last wait is cut to end at the budget');
-    assert.equal(sent.at(-1)?.at, EPOCH + RETRY_DEFAULTS.totalTime, 'one last attempt at the end of the budget');
-    assert.equal(sent.length, 10);
-    assert.equal(error.attempts, 10);
-    assert.match(error.message, /: fetch failed \(10 attempts in 10\.0 s; the 10\.0 s retry budget is spent\)$/);
+    // Waits of 99, 199, 399, 799, 1,598, then 1,998 ms: the ninth attempt at 9,088 ms, and the next wait would end past 10 s.
+    assert.equal(clock.now - EPOCH, 9088, 'no wait is taken that would end past the budget');
+    assert.ok(clock.now - EPOCH < RETRY_DEFAULTS.totalTime);
+    assert.equal(sent.length, 9);
+    assert.equal(error.attempts, 9);
+    assert.match(error.message, /: fetch failed \(9 attempts in 9\.1 s; the 10\.0 s budget leaves no time for another attempt\)$/);
     assert.equal(new Set(keysSent(sent)).size, 1);
   });
 
@@ -266,7 +267,10 @@ describe('PetstoreClient retries', () => {
   });
 
   test('PetstoreClient refuses a retry budget no call could keep', () => {
-    const cases: RetryOptions[] = [{ attempts: 0 }, { attempts: 1.5 }, { attempts: Number.NaN }, { totalTime: -1 }, { baseDelay: Number.POSITIVE_INFINITY }, { maxDelay: Number.NaN }];
+    const cases: RetryOptions[] = [
+      { attempts: 0 }, { attempts: 1.5 }, { attempts: Number.NaN }, { totalTime: -1 }, { totalTime: 0 }, { attemptTimeout: 0 }, { attemptTimeout: Number.POSITIVE_INFINITY },
+      { baseDelay: Number.POSITIVE_INFINITY }, { maxDelay: Number.NaN },
+    ];
     for (const retry of cases) {
       assert.throws(() => new PetstoreClient({ baseUrl: BASE_URL, apiKey: API_KEY, retry }), /`retry\.\w+` must be/, JSON.stringify(retry));
     }

@@ -53,6 +53,43 @@ describe('request ids', () => {
     assert.equal(requestIdOf({ 'x-request-id': 'trace-0123456789', authorization: `Bearer ${key}` }), 'trace-0123456789');
   });
 
+  test('createRequestCore() never echoes an incoming id that is any configured key, with no Authorization, a wrong one or another key, for a list and a function of keys', async () => {
+    const keys = ['robust-secret-alpha-7f3c9e51d2', 'robust-secret-beta-1d2b8a40c6'];
+    const [alpha = '', beta = ''] = keys;
+    let asked = 0;
+    const sources: [string, readonly string[] | (() => readonly string[])][] = [['a list', keys], ['a function', () => {
+      asked++;
+      return keys;
+    }]];
+    for (const [label, apiKeys] of sources) {
+      const core = createRequestCore({ store: createPetstore(), apiKeys });
+      const carried: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: `Bearer ${alpha}` }, { authorization: `Basic ${alpha}` }, { authorization: 'Bearer' }];
+      for (const headers of carried) {
+        for (const id of keys) {
+          if (headers['authorization'] === `Bearer ${id}`) continue;
+          const answer = await core.handle(request('GET', '/v1/pets', { ...headers, 'x-request-id': id }));
+          const where = `${label}, ${JSON.stringify(headers)}, id ${id.slice(0, 13)}…`;
+          assert.match(answer.requestId, GENERATED, where);
+          assert.deepEqual(headerOf(answer, 'X-Request-Id'), [answer.requestId], where);
+          assert.match(core.requestIdOf({ ...headers, 'x-request-id': id }), GENERATED, `${where}, answered outside the core`);
+        }
+      }
+      const kept = await core.handle(request('GET', '/v1/pets', { authorization: `Bearer ${beta}`, 'x-request-id': 'trace-0123456789' }));
+      assert.deepEqual([kept.status, kept.requestId], [200, 'trace-0123456789'], `${label}: an id that is no key is kept`);
+      assert.equal(core.requestIdOf({ 'x-request-id': 'robust-secret-gamma-00000000' }), 'robust-secret-gamma-00000000', `${label}: only the keys in force count`);
+    }
+    assert.ok(asked > 0, 'the function is asked what the keys are');
+  });
+
+  test('createRequestCore() with a function of keys asks it per request: a key rotated in is replaced as an id, one rotated out is kept', async () => {
+    let keys: readonly string[] = ['robust-secret-alpha-7f3c9e51d2'];
+    const core = createRequestCore({ store: createPetstore(), apiKeys: () => keys });
+    assert.equal(core.requestIdOf({ 'x-request-id': 'robust-secret-gamma-4a5b6c7d8e' }), 'robust-secret-gamma-4a5b6c7d8e');
+    keys = ['robust-secret-gamma-4a5b6c7d8e'];
+    assert.match((await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'robust-secret-gamma-4a5b6c7d8e' }))).requestId, GENERATED);
+    assert.equal((await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'robust-secret-alpha-7f3c9e51d2' }))).requestId, 'robust-secret-alpha-7f3c9e51d2');
+  });
+
   test('newRequestId() gives a different id each time, all with the prefix of this process', () => {
     const ids = Array.from({ length: 1000 }, () => newRequestId());
     assert.equal(new Set(ids).size, ids.length);

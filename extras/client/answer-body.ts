@@ -1,0 +1,88 @@
+import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID } from '../../lib/limits.js';
+import { PET_STATUSES } from '../../lib/pet.js';
+import type { FetchBody, FetchBodyChunk, FetchResponse } from './fetch.js';
+
+/**
+ * The most bytes one name can take in JSON: a code point outside the BMP written as two `\uXXXX`
+ * escapes is 12 bytes (a BMP character escaped is 6, and UTF-8 takes at most 4).
+ */
+const WORST_BYTES_PER_CODE_POINT = 12;
+
+/**
+ * The size in bytes of the largest answer of the interface: a page of MAX_LIMIT pets [spec 4.1], each
+ * with the longest ids, the longest status and a name of MAX_NAME_LENGTH code points escaped at
+ * worst, written without white space. 315,801 bytes; error bodies are far smaller.
+ */
+export function largestValidAnswerBytes(): number {
+  const longestStatus = PET_STATUSES.reduce((longest, status) => (status.length > longest.length ? status : longest), '');
+  const bareWidestPet = JSON.stringify({ id: MAX_SAFE_ID, name: '', categoryId: -MAX_SAFE_ID, status: longestStatus }).length;
+  const widestPet = bareWidestPet + MAX_NAME_LENGTH * WORST_BYTES_PER_CODE_POINT;
+  // `[`, `]` and a comma between two pets.
+  return 2 + MAX_LIMIT * widestPet + (MAX_LIMIT - 1);
+}
+
+/**
+ * The default bound on an answer's body, in bytes (decoded, after any `Content-Encoding`): 1 MiB,
+ * the largest valid answer (`largestValidAnswerBytes()`, 315,801 bytes) rounded up, with room for a
+ * server that indents its JSON.
+ */
+export const MAX_ANSWER_BYTES = 1_048_576;
+
+const DECIMAL = /^[0-9]+$/;
+
+/** Cancels a body nobody will read, so its connection is freed; a failure to cancel changes nothing. */
+function discard(body: FetchBody | null | undefined): void {
+  if (body === undefined || body === null) return;
+  body.getReader().cancel().catch(() => undefined);
+}
+
+/** Waits for `promise` unless `expired` rejects first; a loser's later rejection is dropped, never unhandled. */
+function raced<T>(promise: Promise<T>, expired: Promise<never>): Promise<T> {
+  promise.catch(() => undefined);
+  return Promise.race([promise, expired]);
+}
+
+/**
+ * Reads an answer's body as text, chunk by chunk, stopping at `maxBytes`: undefined when the body
+ * (or its `Content-Length`) is larger, so an endless body costs at most `maxBytes` of memory. Stops
+ * with `expired`'s error as soon as it rejects. A response without a `body` stream is read whole
+ * with `text()` and measured after.
+ */
+export async function readAnswerBody(response: FetchResponse, maxBytes: number, expired: Promise<never>): Promise<string | undefined> {
+  const declared = response.headers.get('content-length')?.trim();
+  if (declared !== undefined && DECIMAL.test(declared) && Number(declared) > maxBytes) {
+    discard(response.body);
+    return undefined;
+  }
+  if (response.body === null) return '';
+  if (response.body === undefined) {
+    const text = await raced(response.text(), expired);
+    return new TextEncoder().encode(text).byteLength > maxBytes ? undefined : text;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const chunk: FetchBodyChunk = await raced(reader.read(), expired);
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
+      if (size > maxBytes) {
+        reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(chunk.value);
+    }
+  } catch (error) {
+    reader.cancel(error).catch(() => undefined);
+    throw error;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  // As `Response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced.
+  return new TextDecoder().decode(bytes);
+}
