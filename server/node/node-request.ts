@@ -63,7 +63,7 @@ interface FrameworkRequest extends IncomingMessage {
 }
 
 /** The fix named whenever a host's body parser took the body and left nothing the handler can use. */
-const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body` (Express: `express.json()`; Koa: `bodyParser({ patchNode: true })` from @koa/bodyparser)';
+const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser (in Fastify, with `app.use()` of @fastify/middie), or have the parser leave the parsed JSON in `request.body` (Express: `express.json()`; Koa: `bodyParser({ patchNode: true })` from @koa/bodyparser)';
 
 /** The 500 for a body that a host's middleware read and left unusable: a setup mistake, so its message is the client's too. */
 function hostParserError(left: string): PetstoreError {
