@@ -12,9 +12,8 @@ import { runStorageContract } from '../server/testing/index.js';
 
 /** The stored form of a pet: frozen, so handing it out cannot let a caller change the storage. */
 function stored(id: number, pet: NewPet): Pet {
-  const copy: Pet = { id, name: pet.name, categoryId: pet.categoryId };
-  if (pet.status !== undefined) copy.status = pet.status;
-  return Object.freeze(copy);
+  const { name, categoryId, status } = pet;
+  return Object.freeze(status === undefined ? { id, name, categoryId } : { id, name, categoryId, status });
 }
 
 /**

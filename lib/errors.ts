@@ -51,6 +51,8 @@ export interface PetstoreErrorOptions {
   requestId?: string;
   /** How many requests a client sent for the call that failed, as the client sets it. */
   attempts?: number;
+  /** Whether an `internal_error`'s message is written for the client (a host's setup mistake and its fix), so the answer keeps it; still logged. */
+  isPublic?: boolean;
 }
 
 const NO_HEADERS: HeaderList = [];
@@ -65,6 +67,8 @@ export class PetstoreError extends Error {
   readonly requestId: string | undefined;
   /** How many requests the client sent before this failure ended the call; undefined for failures of the engine itself. */
   readonly attempts: number | undefined;
+  /** Whether the Error body keeps this error's message even as an `internal_error`. */
+  readonly isPublic: boolean;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -75,6 +79,7 @@ export class PetstoreError extends Error {
     this.headers = options.headers ?? NO_HEADERS;
     this.requestId = options.requestId;
     this.attempts = options.attempts;
+    this.isPublic = options.isPublic ?? false;
   }
 
   /** The Error body for this error. */
@@ -94,9 +99,10 @@ export function isUnexpectedError(error: unknown): boolean {
 
 /**
  * Turns any thrown value into the Error body to send. PetstoreErrors keep their code and message;
- * anything else becomes a generic `internal_error` whose detail never reaches the client.
+ * anything else, and an `internal_error` not marked `isPublic`, becomes a generic `internal_error`
+ * whose detail never reaches the client.
  */
 export function toErrorBody(error: unknown): ErrorBody {
-  if (error instanceof PetstoreError && error.code !== 'internal_error') return error.toJSON();
+  if (error instanceof PetstoreError && (error.code !== 'internal_error' || error.isPublic)) return error.toJSON();
   return { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE, status: ERROR_CODES.internal_error };
 }

@@ -17,14 +17,16 @@ export interface NewPet {
   status?: PetStatus;
 }
 
-/** A stored pet: a NewPet plus the id the service assigned [spec 2, Pet]. */
-export interface Pet extends NewPet {
-  id: number;
+/**
+ * A stored pet: a NewPet plus the id the service assigned [spec 2, Pet]. Read-only, as every pet
+ * handed out is frozen: an assignment to a field fails to type-check instead of throwing at run time.
+ */
+export interface Pet extends Readonly<NewPet> {
+  readonly id: number;
 }
 
 /** Builds the stored, frozen form of a pet: fields in the spec's order, `status` only when given. */
 export function freezePet(id: number, pet: NewPet): Pet {
-  const stored: Pet = { id, name: pet.name, categoryId: pet.categoryId };
-  if (pet.status !== undefined) stored.status = pet.status;
-  return Object.freeze(stored);
+  const { name, categoryId, status } = pet;
+  return Object.freeze(status === undefined ? { id, name, categoryId } : { id, name, categoryId, status });
 }

@@ -152,6 +152,12 @@ describe('README.md', () => {
             'petstore-reference/conformance': [join(ROOT, 'extras', 'conformance', 'index.ts')],
             // docs/embedding.md shows the fetch handler inside hono, a dev dependency: its own types.
             hono: [join(ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
+            // and the guides for Express, Koa and Fastify, dev dependencies: their own types or DefinitelyTyped's.
+            express: [join(ROOT, 'node_modules', '@types', 'express', 'index.d.ts')],
+            koa: [join(ROOT, 'node_modules', '@types', 'koa', 'index.d.ts')],
+            '@koa/bodyparser': [join(ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
+            fastify: [join(ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
+            '@fastify/middie': [join(ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
           },
         },
         files,

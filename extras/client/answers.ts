@@ -66,9 +66,7 @@ export function asPet(value: unknown): Pet | undefined {
   const { id, name, categoryId, status } = value;
   if (!(Number.isSafeInteger(id) && typeof id === 'number' && id > 0) || typeof name !== 'string' || !Number.isSafeInteger(categoryId) || typeof categoryId !== 'number') return undefined;
   if (status !== undefined && !isPetStatus(status)) return undefined;
-  const pet: Pet = { id, name, categoryId };
-  if (status !== undefined) pet.status = status;
-  return Object.freeze(pet);
+  return Object.freeze(status === undefined ? { id, name, categoryId } : { id, name, categoryId, status });
 }
 
 /** Narrows a parsed value to Pets [spec 2]; undefined when any element is not a Pet. */

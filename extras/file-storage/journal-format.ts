@@ -186,9 +186,8 @@ function petFieldsProblem(statusCode: number, id: number, categoryId: number): s
 
 /** The frozen pet of a pet payload whose fields passed petFieldsProblem, in freezePet's field order; its name is bytes `nameStart` to `nameEnd`. */
 function petOf(buffer: Buffer, at: number, length: number, statusCode: number, id: number, categoryId: number, nameStart = at + PET_FIXED_SIZE, nameEnd = at + length): Pet {
-  const pet: Pet = { id, name: buffer.toString('utf8', nameStart, nameEnd), categoryId };
-  if (statusCode > 0) pet.status = PET_STATUSES[statusCode - 1] as PetStatus;
-  return Object.freeze(pet);
+  const name = buffer.toString('utf8', nameStart, nameEnd);
+  return Object.freeze(statusCode === 0 ? { id, name, categoryId } : { id, name, categoryId, status: PET_STATUSES[statusCode - 1] as PetStatus });
 }
 
 /** The payload of an intact keyed pet record, checked field by field. */

@@ -135,9 +135,13 @@ export function decodeJsonBody(bytes: Uint8Array, action: string): unknown {
 
 /**
  * Reads and parses a JSON request body, checking in order: media type (415), declared and actual
- * size (413, without buffering the excess), strict UTF-8 and JSON syntax (400 `invalid_json`).
+ * size (413, without buffering the excess), strict UTF-8 and JSON syntax (400 `invalid_json`). A
+ * body a host framework already parsed passes the same checks of the head, and its value is the
+ * parsed body: the size and the syntax were the host parser's to check.
  */
 export async function readJsonBody(request: { headers: RequestHeaders; body: RequestBody }, options: JsonBodyOptions): Promise<unknown> {
   checkJsonBodyHead(request.headers, options);
+  const { parsed } = request.body;
+  if (parsed !== undefined) return parsed.value;
   return decodeJsonBody(await readBody(request.body, options), options.action);
 }

@@ -12,13 +12,15 @@ export function headerOf(headers: RequestHeaders, name: string): string | undefi
   return value === undefined || typeof value === 'string' ? value : value.join(', ');
 }
 
-/** A request body as an adapter delivers it, chunk by chunk as it arrives. */
+/** A request body as an adapter delivers it: chunk by chunk as it arrives, or as a host framework's JSON parser left it. */
 export interface RequestBody {
   /**
    * Passes each chunk to `onChunk` until the body ends; stops reading when `onChunk` returns false.
    * Resolves in both cases; rejects with BodyAbortedError when the client goes away mid-body.
    */
   read(onChunk: (chunk: Uint8Array) => boolean): Promise<void>;
+  /** The JSON value a host framework's parser made of the body before the core saw it; the core checks it as a value it parsed itself. */
+  parsed?: { value: unknown } | undefined;
 }
 
 /** A request as the core sees it: no socket, no runtime, only what the client sent. */
@@ -44,6 +46,16 @@ export class BodyAbortedError extends PetstoreError {
 
 /** A body that has nothing to read: requests that carry none, or whose body is read elsewhere. */
 export const NO_BODY: RequestBody = { read: () => Promise.resolve() };
+
+/** A body a host framework has already parsed as JSON (Express's `express.json()`, say): nothing is left to read. */
+export function parsedBodyOf(value: unknown): RequestBody {
+  return { read: () => Promise.resolve(), parsed: { value } };
+}
+
+/** A body that cannot be had (a host framework read it and left nothing usable): reading it fails at once with `error`. */
+export function failedBodyOf(error: unknown): RequestBody {
+  return { read: () => Promise.reject(error) };
+}
 
 /** A body already in memory, delivered as one chunk. */
 export function bodyOf(bytes: Uint8Array): RequestBody {

@@ -37,6 +37,12 @@ describe('errors', () => {
     }
   });
 
+  test('toErrorBody() keeps the message of an internal_error marked isPublic, which is still logged as unexpected', () => {
+    const setupMistake = new PetstoreError('internal_error', 'Mount the handler before the body parser', { isPublic: true });
+    assert.deepEqual(toErrorBody(setupMistake), { code: 'internal_error', message: 'Mount the handler before the body parser', status: 500 });
+    assert.equal(isUnexpectedError(setupMistake), true);
+  });
+
   test('isUnexpectedError() is true for anything that should be logged', () => {
     assert.equal(isUnexpectedError(new PetstoreError('not_found', 'x')), false);
     assert.equal(isUnexpectedError(new PetstoreError('unavailable', 'x')), false);

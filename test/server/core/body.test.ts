@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { bodyPieceLimit, checkJsonBodyHead, readBody } from '../../../server/core/body.js';
+import { bodyPieceLimit, checkJsonBodyHead, readBody, readJsonBody } from '../../../server/core/body.js';
+import { parsedBodyOf } from '../../../server/core/request.js';
 import type { RequestBody } from '../../../server/core/request.js';
 
 const OPTIONS = { limit: 10, action: 'Cannot create pet' };
@@ -59,4 +60,11 @@ test('readBody() refuses a body in more pieces than bodyPieceLimit with a 413 th
 test('readBody() accepts a body in exactly bodyPieceLimit pieces', async () => {
   const { body } = piecesBody(1024);
   assert.equal((await readBody(body, { limit: 65_536, action: 'Cannot create pet' })).length, 1024);
+});
+
+test('readJsonBody() takes the value of a body a host framework parsed as it is, after the same checks of the head', async () => {
+  const value = { name: 'Rex', categoryId: 1 };
+  assert.equal(await readJsonBody({ headers: { 'content-type': 'application/json' }, body: parsedBodyOf(value) }, OPTIONS), value);
+  await assert.rejects(readJsonBody({ headers: { 'content-type': 'text/plain' }, body: parsedBodyOf(value) }, OPTIONS), (error: unknown) => error instanceof PetstoreError && error.status === 415);
+  await assert.rejects(readJsonBody({ headers: { 'content-type': 'application/json', 'content-length': '11' }, body: parsedBodyOf(value) }, OPTIONS), (error: unknown) => error instanceof PetstoreError && error.status === 413);
 });
