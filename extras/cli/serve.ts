@@ -36,6 +36,7 @@ function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics |
     apiKeys,
     port: config.port,
     host: config.host,
+    readiness: config.readiness,
     log,
     ...(metrics === undefined ? {} : { metrics }),
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
@@ -104,6 +105,7 @@ function announce(running: RunningServer, config: ServeConfig, keys: StartingKey
   log({
     level: 'info', msg: 'Server listening', url: running.url, referencePage, address: url.hostname, port: Number(url.port), storage: storageKindOf(config.storage),
     metrics: config.metrics, accessLog: config.accessLog, cors: config.corsOrigins ?? 'off', shutdownDelaySeconds: config.shutdownDelaySeconds,
+    readiness: config.readiness,
   });
   // The only line that ever holds a key: the one the operator needs to call the server at all.
   if (keys.isGenerated) io.stderr(`No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: ${keys.apiKeys[0]}\n`);

@@ -16,6 +16,7 @@ import { createRequestObserver } from './request-observer.js';
 import type { RequestObserver } from './request-observer.js';
 import { refuseRequest } from './responses.js';
 import { createServerRoutes } from '../../extras/operator/server-routes.js';
+import type { ReadinessMode } from '../../extras/operator/readiness.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
 
@@ -47,6 +48,8 @@ export interface StartServerOptions extends HandlerOptions {
   metrics?: Metrics;
   /** Time the storage gets to answer `/readyz` before it answers 503 (ms). Default 2000. */
   readyTimeout?: number;
+  /** What `/readyz` answers for: the process and its storage (`storage`), or the process alone (`process`). Default `storage`. */
+  readiness?: ReadinessMode;
   /** Time in-flight requests get at shutdown (ms). Default 10000. */
   shutdownDeadline?: number;
   /** Overrides of the timeouts above (ms), mainly so tests need not wait for the production values. */
