@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import { spawnServer, ROOT } from '../../support/process.js';
+import { buildPackage } from '../../support/runtimes.js';
 import type { ServerProcess } from '../../support/process.js';
 
 /** The key every server of a test fleet accepts. */
@@ -61,14 +63,24 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-/** Server processes report coverage too when the suite runs under c8. */
-const COVERAGE: Record<string, string> = process.env['NODE_V8_COVERAGE'] === undefined ? {} : { NODE_V8_COVERAGE: process.env['NODE_V8_COVERAGE'] };
-
-/** Starts one server process with `args` (its `--port` among them) over the database at `databaseUrl`, and resolves once it listens. */
-export async function startFleetServer(databaseUrl: string, args: readonly string[]): Promise<ServerProcess> {
-  const server = spawnServer({ PETSTORE_API_KEYS: FLEET_KEY, PETSTORE_DATABASE_URL: databaseUrl, ...COVERAGE }, args);
+/**
+ * Starts one server process with `args` (its `--port` among them) over the database at `databaseUrl`,
+ * and resolves once it listens: `node <compiledMain> serve …`, as the docs run it, and as fast to start
+ * as in production, so restarts follow each other as closely as an operator's script makes them.
+ */
+export async function startFleetServer(databaseUrl: string, args: readonly string[], compiledMain: string): Promise<ServerProcess> {
+  const server = spawnServer({ PETSTORE_API_KEYS: FLEET_KEY, PETSTORE_DATABASE_URL: databaseUrl }, args, { compiledMain });
   await server.ready;
   return server;
+}
+
+/** The package compiled into a temporary directory (deleted after the file's tests), with the repository's `pg` beside it; resolves to its `extras/cli/main.js`. */
+export async function compiledMain(): Promise<string> {
+  const build = await buildPackage();
+  after(() => build.remove());
+  // The compiled server loads `pg` on demand, from the repository's node_modules.
+  await symlink(join(ROOT, 'node_modules'), join(build.directory, 'node_modules'));
+  return join(build.dist, 'extras', 'cli', 'main.js');
 }
 
 /** Resolves once `origin` answers `/readyz` with 200; rejects after `giveUpMs` (a guard against a hanging test). */
@@ -165,6 +177,8 @@ export interface RollingRestart {
   exits: (number | string)[];
   /** Answers counted while each server was being restarted (from its SIGTERM until its successor was ready). */
   answeredDuring: number[];
+  /** How long each restart took, from SIGTERM until the successor was ready (ms): reported, never asserted. */
+  restartMs: number[];
 }
 
 /** Options of rollingRestart. */
@@ -197,21 +211,24 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
   const load = runLoad(options.origin, { lanes: 8, most: 100_000, isDone: () => isDone });
   const exits: (number | string)[] = [];
   const answeredDuring: number[] = [];
+  const restartMs: number[] = [];
   try {
     await waitForMore(load.tally, 200);
     for (const [index, server] of options.servers.entries()) {
       const before = answered(load.tally);
+      const began = performance.now();
       server.child.kill('SIGTERM');
       exits.push(await server.exited);
       const successor = await options.start(index);
       options.servers[index] = successor;
       await waitUntilReady(successor.origin);
       answeredDuring.push(answered(load.tally) - before);
+      restartMs.push(Math.round(performance.now() - began));
       await options.settle();
     }
     await waitForMore(load.tally, 200);
   } finally {
     isDone = true;
   }
-  return { tally: await load.finished, exits, answeredDuring };
+  return { tally: await load.finished, exits, answeredDuring, restartMs };
 }
