@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createMemoryStorage, createPetstore, PetstoreError } from '../../lib/index.js';
+import { assertError, call, startTestServer } from '../support/http.js';
+import { startTestPostgres } from '../support/postgres.js';
+import type { ServerProcess } from '../support/process.js';
+import { balancerSkip, startBalancer } from './support/balancers.js';
+import type { Balancer } from './support/balancers.js';
+import { startDatabaseSwitch } from './support/database-switch.js';
+import { compiledMain, docBlock, FLEET_KEY, freePorts, serverArguments, startFleetServer, waitUntilReady, withPorts } from './support/fleet.js';
+
+const HAPROXY_SECTION = '### Rolling restarts behind HAProxy';
+
+/** A GET of the pets through `origin`: its status, media type and body. */
+async function listThrough(origin: string): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${FLEET_KEY}` }, signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+/** Whether an answer is the server's own Error body for a storage outage. */
+function isServersUnavailable(answer: { status: number; type: string; text: string }): boolean {
+  return answer.status === 503 && answer.type === 'application/json; charset=utf-8' && /^\{"code":"unavailable","message":"Cannot list pets: PostgreSQL is unavailable/.test(answer.text);
+}
+
+describe('readiness: what /readyz answers for', () => {
+  test('/readyz in the process mode answers 200 while the storage fails its check, and 503 once shutdown begins', async () => {
+    const storage = { ...createMemoryStorage(), checkReady: () => Promise.reject(new PetstoreError('unavailable', 'The database is down')) };
+    const server = await startTestServer({ store: createPetstore({ storage }), readiness: 'process' });
+    const closing = server.close({ delay: 500 });
+    try {
+      assertError(await call(server, 'GET', '/readyz'), 503, 'unavailable', /^The server is shutting down$/);
+    } finally {
+      await closing;
+    }
+    const again = await startTestServer({ store: createPetstore({ storage }), readiness: 'process' });
+    try {
+      const reply = await call(again, 'GET', '/readyz');
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(reply.json, { status: 'ready' });
+    } finally {
+      await again.close();
+    }
+  });
+
+  test('/readyz in the storage mode, the default, answers 503 with the storage\'s reason while it fails its check', async () => {
+    const storage = { ...createMemoryStorage(), checkReady: () => Promise.reject(new PetstoreError('unavailable', 'The database is down')) };
+    for (const readiness of ['storage', undefined] as const) {
+      const server = await startTestServer({ store: createPetstore({ storage }), ...(readiness === undefined ? {} : { readiness }) });
+      try {
+        assertError(await call(server, 'GET', '/readyz'), 503, 'unavailable', /^The database is down$/);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  test('startServer() refuses a readiness that is neither "storage" nor "process"', async () => {
+    for (const readiness of ['database', '', 'Process']) {
+      // @ts-expect-error: a JavaScript caller's mistake, which the types would catch
+      const outcome = await startTestServer({ readiness }).then(async (server) => {
+        await server.close();
+        return 'started';
+      }, (error: unknown) => error);
+      assert.match(String(outcome), /^TypeError: startServer: `readiness` must be one of "storage", "process"$/);
+    }
+  });
+});
+
+const postgres = await startTestPostgres();
+const skip = postgres.skip || balancerSkip('haproxy');
+const main = skip === false ? await compiledMain() : '';
+
+describe('readiness behind HAProxy while the shared database is down, configured as docs/operations.md says', { skip }, () => {
+  const servers: ServerProcess[] = [];
+  after(async () => {
+    for (const server of servers) server.child.kill('SIGKILL');
+    await Promise.all(servers.map((server) => server.exited));
+  });
+
+  /** One server in `readiness` mode behind its own HAProxy, which lists it as each of the docs' three servers. */
+  async function startBehindHaproxy(databaseUrl: string, readiness: string[]): Promise<{ server: ServerProcess; balancer: Balancer }> {
+    const [balancerPort = 0, serverPort = 0] = await freePorts(2);
+    const configuration = withPorts(await docBlock('operations.md', HAPROXY_SECTION, 'haproxy'), balancerPort, [serverPort, serverPort, serverPort]);
+    const command = withPorts(await docBlock('operations.md', HAPROXY_SECTION, 'sh'), balancerPort, [serverPort, serverPort, serverPort]);
+    const server = await startFleetServer(databaseUrl, [...serverArguments(command, serverPort), ...readiness], main);
+    servers.push(server);
+    await waitUntilReady(server.origin);
+    const balancer = await startBalancer('haproxy', configuration, balancerPort);
+    await waitUntilReady(balancer.origin);
+    return { server, balancer };
+  }
+
+  test('HAProxy in front of servers in each readiness mode: the storage mode takes them out in an outage, and clients meet HAProxy\'s own 503; the process mode keeps them in, and clients get the server\'s JSON reason', async () => {
+    const cluster = postgres.cluster;
+    assert.ok(cluster !== undefined);
+    const databaseSwitch = await startDatabaseSwitch(cluster.port);
+    const databaseUrl = cluster.url.replace(`:${cluster.port}/`, `:${databaseSwitch.port}/`);
+    const storageMode = await startBehindHaproxy(databaseUrl, ['--readiness', 'storage']);
+    const processMode = await startBehindHaproxy(databaseUrl, ['--readiness', 'process']);
+    for (const { balancer } of [storageMode, processMode]) assert.equal((await listThrough(balancer.origin)).status, 200);
+
+    databaseSwitch.turnOff();
+    // The storage mode: /readyz fails with the storage's reason, HAProxy takes every server out, and answers by itself.
+    assertError(await call(storageMode.server, 'GET', '/readyz'), 503, 'unavailable', /PostgreSQL is unavailable/);
+    let answer = await listThrough(storageMode.balancer.origin);
+    for (let round = 0; answer.type.startsWith('application/json') && round < 100; round++) {
+      await sleep(100);
+      answer = await listThrough(storageMode.balancer.origin);
+    }
+    assert.equal(answer.status, 503);
+    assert.match(answer.type, /^text\/html/, 'HAProxy\'s own page, not the server\'s Error body');
+    // The process mode: /readyz stays 200, so HAProxy keeps the server in, past the time it takes to pull one (fall 2 × inter 1s).
+    assert.equal((await call(processMode.server, 'GET', '/readyz')).status, 200);
+    for (let round = 0; round < 8; round++) {
+      const reason = await listThrough(processMode.balancer.origin);
+      assert.ok(isServersUnavailable(reason), `the server's Error body, answer ${round}: ${reason.status} ${reason.type} ${reason.text}`);
+      await sleep(500);
+    }
+
+    databaseSwitch.turnOn();
+    for (const { server, balancer } of [storageMode, processMode]) {
+      await waitUntilReady(server.origin);
+      let back = await listThrough(balancer.origin);
+      for (let round = 0; back.status !== 200 && round < 100; round++) {
+        await sleep(100);
+        back = await listThrough(balancer.origin);
+      }
+      assert.equal(back.status, 200, `${back.status} ${back.text}`);
+    }
+  });
+});
