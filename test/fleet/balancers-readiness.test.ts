@@ -13,9 +13,9 @@ import { compiledMain, docBlock, FLEET_KEY, freePorts, serverArguments, startFle
 const HAPROXY_SECTION = '### Rolling restarts behind HAProxy';
 
 /** A GET of the pets through `origin`: its status, media type and body. */
-async function listThrough(origin: string): Promise<{ status: number; type: string; text: string }> {
+async function listThrough(origin: string): Promise<{ status: number; type: string; retryAfter: string | null; text: string }> {
   const response = await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${FLEET_KEY}` }, signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+  return { status: response.status, type: response.headers.get('content-type') ?? '', retryAfter: response.headers.get('retry-after'), text: await response.text() };
 }
 
 /** Whether an answer is the server's own Error body for a storage outage. */
@@ -110,6 +110,7 @@ describe('readiness behind HAProxy while the shared database is down, configured
     }
     assert.equal(answer.status, 503);
     assert.match(answer.type, /^text\/html/, 'HAProxy\'s own page, not the server\'s Error body');
+    assert.equal(answer.retryAfter, null, 'and no hint when to come back');
     // The process mode: /readyz stays 200, so HAProxy keeps the server in, past the time it takes to pull one (fall 2 × inter 1s).
     assert.equal((await call(processMode.server, 'GET', '/readyz')).status, 200);
     for (let round = 0; round < 8; round++) {
