@@ -25,8 +25,9 @@ export async function docBlock(document: string, heading: string, language: stri
   const fence = `\n\`\`\`${language}\n`;
   const open = markdown.indexOf(fence, start);
   const close = markdown.indexOf('\n```\n', open + fence.length - 1);
-  const next = markdown.indexOf('\n#', start + heading.length + 2);
-  if (open === -1 || close === -1 || (next !== -1 && open > next)) throw new Error(`docs/${document}, ${heading}, has no \`\`\`${language} block`);
+  const next = markdown.slice(start + heading.length + 2).search(/\n#{1,3} /);
+  const end = next === -1 ? -1 : start + heading.length + 2 + next;
+  if (open === -1 || close === -1 || (end !== -1 && open > end)) throw new Error(`docs/${document}, ${heading}, has no \`\`\`${language} block`);
   return markdown.slice(open + fence.length, close + 1);
 }
 
