@@ -1,4 +1,5 @@
 import type { LogLevel } from '../../server/node/index.js';
+import type { ReadinessMode } from '../operator/readiness.js';
 import { NO_KEY, parseApiKeysVariable } from './api-keys.js';
 import type { KeySource } from './api-keys.js';
 import { UsageError } from './command-line.js';
@@ -23,6 +24,7 @@ export interface ServeConfig {
   accessLog: boolean;
   metrics: boolean;
   shutdownDelaySeconds: number;
+  readiness: ReadinessMode;
   logLevel: LogLevel;
 }
 
@@ -82,6 +84,7 @@ export function readServeConfig(configuration: Configuration): ServeConfig {
     accessLog: configuration.value(SETTINGS.accessLog),
     metrics: configuration.value(SETTINGS.metrics),
     shutdownDelaySeconds: configuration.value(SETTINGS.shutdownDelay),
+    readiness: configuration.value(SETTINGS.readiness),
     logLevel: configuration.value(SETTINGS.logLevel),
   };
 }

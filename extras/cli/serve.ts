@@ -36,6 +36,7 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: 
 /** The options of startServer that the configuration decides: the standalone server has the docs site and the operator's kit. */
 function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics | undefined, io: CliIo, log: Logger): Omit<StartServerOptions, 'store'> {
   const operator = operatorKit({
+    readiness: config.readiness,
     ...(metrics === undefined ? {} : { metrics }),
     ...(config.accessLog ? { accessLog: (line: string) => io.stdout(`${line}\n`) } : {}),
   });
@@ -110,6 +111,7 @@ function announce(running: RunningServer, config: ServeConfig, keys: StartingKey
   log({
     level: 'info', msg: 'Server listening', url: running.url, referencePage, address: url.hostname, port: Number(url.port), storage: storageKindOf(config.storage),
     metrics: config.metrics, accessLog: config.accessLog, cors: config.corsOrigins ?? 'off', shutdownDelaySeconds: config.shutdownDelaySeconds,
+    readiness: config.readiness,
   });
   // The only line that ever holds a key: the one the operator needs to call the server at all.
   if (keys.isGenerated) io.stderr(`No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: ${keys.apiKeys[0]}\n`);

@@ -1,5 +1,6 @@
 import type { Durability } from '../file-storage/index.js';
 import type { LogLevel } from '../../server/node/index.js';
+import { DEFAULT_READINESS, READINESS_MODES } from '../operator/readiness.js';
 
 /** How a setting's text becomes its value. */
 export interface Kind<T> {
@@ -171,6 +172,11 @@ export const SETTINGS = {
   shutdownDelay: setting({
     flag: '--shutdown-delay', env: 'PETSTORE_SHUTDOWN_DELAY', kind: SECONDS, defaultValue: 0, defaultText: '0',
     description: 'Seconds to keep serving after SIGTERM, with /readyz failing, before the listener closes.',
+  }),
+  readiness: setting({
+    flag: '--readiness', env: 'PETSTORE_READINESS', kind: choice(READINESS_MODES), defaultValue: DEFAULT_READINESS, defaultText: DEFAULT_READINESS,
+    description: 'What /readyz answers for: "storage" (the process and its storage; a database outage takes every replica out of its balancer) '
+      + 'or "process" (the process alone; in an outage it stays in and answers each request with the storage\'s 503 and its reason).',
   }),
   logLevel: setting({
     flag: '--log-level', env: 'PETSTORE_LOG_LEVEL', kind: choice(LOG_LEVELS), defaultValue: DEFAULT_LOG_LEVEL, defaultText: DEFAULT_LOG_LEVEL,

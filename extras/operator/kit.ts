@@ -2,7 +2,8 @@ import type { ServerPlugin } from '../../server/node/index.js';
 import { requestMetricsOf } from './metrics.js';
 import type { Metrics } from './metrics.js';
 import { createRequestObserver } from './request-observer.js';
-import { createServerRoutes, readyTimeoutOf } from './server-routes.js';
+import type { ReadinessMode } from './readiness.js';
+import { createServerRoutes, readinessModeOf, readyTimeoutOf } from './server-routes.js';
 
 /** Options of operatorKit. */
 export interface OperatorKitOptions {
@@ -15,6 +16,8 @@ export interface OperatorKitOptions {
   metrics?: Metrics;
   /** Time the storage gets to answer `/readyz` before it answers 503 (ms). Default 2000. */
   readyTimeout?: number;
+  /** What `/readyz` answers for: the process and its storage (`storage`), or the process alone (`process`). Default `storage`. */
+  readiness?: ReadinessMode;
 }
 
 /**
@@ -28,6 +31,7 @@ export function operatorKit(options: OperatorKitOptions = {}): ServerPlugin {
   const requestMetrics = metrics === undefined ? undefined : requestMetricsOf(metrics, 'operatorKit');
   // Checked here, so a wrong option is refused where it was given rather than at the server's start.
   readyTimeoutOf(options.readyTimeout, 'operatorKit');
+  readinessModeOf(options.readiness, 'operatorKit');
   return (context) => {
     const observe = createRequestObserver(options.accessLog, requestMetrics, context.requestIdOf);
     return {

@@ -4,12 +4,28 @@ import type { Petstore } from '../../lib/index.js';
 /** Time the storage gets to answer a readiness check before `/readyz` fails (ms). */
 export const DEFAULT_READY_TIMEOUT = 2_000;
 
+/**
+ * What `/readyz` answers for: `storage`, the process and its storage (an outage of the storage takes
+ * the process out of its balancer; of a shared database, every replica at once), or `process`, the
+ * process alone (it stays in through a storage outage and answers each request with the storage's
+ * 503 and its reason). Shutdown fails readiness in both.
+ */
+export const READINESS_MODES = ['storage', 'process'] as const;
+
+/** One of READINESS_MODES. */
+export type ReadinessMode = (typeof READINESS_MODES)[number];
+
+/** The readiness a server has unless told otherwise: the storage is asked, as it always was. */
+export const DEFAULT_READINESS: ReadinessMode = 'storage';
+
 /** What a readiness check asks beside the storage. */
 export interface ReadinessOptions {
   /** Whether shutdown has begun: then the answer is "not ready" at once, so a load balancer stops sending. */
   isClosing(): boolean;
   /** Time the storage gets to answer (ms). */
   timeout: number;
+  /** Whether the storage is asked at all (`storage`) or the process alone answers (`process`). Default `storage`. */
+  mode?: ReadinessMode;
 }
 
 /**
@@ -23,12 +39,15 @@ function asUnavailable(error: unknown): PetstoreError {
 }
 
 /**
- * Resolves when the server is ready for traffic: shutdown has not begun and the storage answers its
- * readiness check within the timeout (`Petstore.checkReady`, which may also bring a storage back
- * from a passing fault, so it is asked every time, never cached). Rejects with `unavailable` saying why.
+ * Resolves when the server is ready for traffic: shutdown has not begun and, in the `storage` mode,
+ * the storage answers its readiness check within the timeout (`Petstore.checkReady`, which may also
+ * bring a storage back from a passing fault, so it is asked every time, never cached). Rejects with
+ * `unavailable` saying why. The `process` mode never asks the storage: its state reaches clients in
+ * the answers to their requests, and a create or list still lets it recover.
  */
 export async function checkReadiness(store: Petstore, options: ReadinessOptions): Promise<void> {
   if (options.isClosing()) throw new PetstoreError('unavailable', 'The server is shutting down');
+  if (options.mode === 'process') return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new PetstoreError('unavailable', `The storage did not answer the readiness check within ${options.timeout} ms`)), options.timeout);

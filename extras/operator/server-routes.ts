@@ -2,7 +2,8 @@ import { jsonResponse, textResponse } from '../../server/core/index.js';
 import type { ExtraRoute } from '../../server/core/index.js';
 import type { Petstore } from '../../lib/index.js';
 import type { Metrics } from './metrics.js';
-import { checkReadiness, DEFAULT_READY_TIMEOUT } from './readiness.js';
+import { checkReadiness, DEFAULT_READINESS, DEFAULT_READY_TIMEOUT, READINESS_MODES } from './readiness.js';
+import type { ReadinessMode } from './readiness.js';
 
 /** Media type of the Prometheus text exposition format 0.0.4. */
 export const PROMETHEUS_TEXT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -17,19 +18,21 @@ export interface ServerRoutesOptions {
   isClosing: () => boolean;
   /** Time the storage gets to answer `/readyz` (ms). Default 2000. */
   readyTimeout?: number;
+  /** What `/readyz` answers for: the process and its storage (`storage`), or the process alone (`process`). Default `storage`. */
+  readiness?: ReadinessMode;
   /** Metrics to answer at `/metrics`; without them `/metrics` is not served (a 404 like any unknown path). */
   metrics?: Metrics;
 }
 
 /**
  * The standalone server's own routes, outside the interface and answered without a key: liveness
- * (`/healthz`), readiness (`/readyz`: the storage answers and shutdown has not begun; it reveals no
- * pet and no key), Prometheus metrics when on (`/metrics`: without a key, since a scraper's key could
- * create pets), which a host adds with the operator's kit.
+ * (`/healthz`), readiness (`/readyz`: shutdown has not begun and, unless `readiness` is `process`,
+ * the storage answers; it reveals no pet and no key), Prometheus metrics when on (`/metrics`: without
+ * a key, since a scraper's key could create pets), which a host adds with the operator's kit.
  */
 export function createServerRoutes(options: ServerRoutesOptions, caller: string): ExtraRoute[] {
   const { store, metrics } = options;
-  const readiness = { isClosing: options.isClosing, timeout: readyTimeoutOf(options.readyTimeout, caller) };
+  const readiness = { isClosing: options.isClosing, timeout: readyTimeoutOf(options.readyTimeout, caller), mode: readinessModeOf(options.readiness, caller) };
   const healthy = jsonResponse(200, HEALTHY);
   const routes: ExtraRoute[] = [
     { path: '/healthz', operation: 'checkHealth', answer: () => healthy },
@@ -51,4 +54,11 @@ export function readyTimeoutOf(readyTimeout: number | undefined, caller: string)
   const timeout = readyTimeout ?? DEFAULT_READY_TIMEOUT;
   if (!(Number.isFinite(timeout) && timeout > 0)) throw new TypeError(`${caller}: \`readyTimeout\` must be a positive number of milliseconds`);
   return timeout;
+}
+
+/** What `/readyz` answers for: the default, or the caller's when it is one of the modes. */
+export function readinessModeOf(readiness: ReadinessMode | undefined, caller: string): ReadinessMode {
+  const mode = readiness ?? DEFAULT_READINESS;
+  if (!READINESS_MODES.includes(mode)) throw new TypeError(`${caller}: \`readiness\` must be one of ${READINESS_MODES.map((known) => `"${known}"`).join(', ')}`);
+  return mode;
 }

@@ -34,9 +34,9 @@ export type TestServerOptions = Partial<StartServerOptions> & OperatorKitOptions
  * options given here) on 127.0.0.1, port 0, with a fresh store unless one is given.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { accessLog, metrics, readyTimeout, ...serverOptions } = options;
+  const { accessLog, metrics, readyTimeout, readiness, ...serverOptions } = options;
   const store = options.store ?? createPetstore();
-  const kit = operatorKit({ ...(accessLog === undefined ? {} : { accessLog }), ...(metrics === undefined ? {} : { metrics }), ...(readyTimeout === undefined ? {} : { readyTimeout }) });
+  const kit = operatorKit({ ...(accessLog === undefined ? {} : { accessLog }), ...(metrics === undefined ? {} : { metrics }), ...(readyTimeout === undefined ? {} : { readyTimeout }), ...(readiness === undefined ? {} : { readiness }) });
   const plugins = [docsSite({ redirectRoot: true }), kit, ...(options.plugins ?? [])];
   const running = await startServer({ apiKeys: [API_KEY], port: 0, ...serverOptions, plugins, store });
   const url = new URL(running.url);
