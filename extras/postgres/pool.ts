@@ -7,6 +7,9 @@ export interface PooledClient {
   query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
   /** Back to the pool; with an error (or `true`), the connection is closed instead. */
   release(destroy?: Error | boolean): void;
+  /** A connection that fails while checked out emits `error`; without a listener, that would crash the process. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The part of a `pg` Pool (pg-pool) the pooled query uses; described here so the library needs no `pg` typings. */
@@ -76,15 +79,22 @@ export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): Poole
       throw failure;
     }
     let timer: NodeJS.Timeout | undefined;
+    let onError: (error: Error) => void = () => undefined;
+    // The pool listens for errors of idle connections only; a connection lost while checked out
+    // (PostgreSQL restarting) must fail this statement, not the process.
+    const lost = new Promise<never>((_, reject) => {
+      onError = reject;
+    });
+    client.on('error', onError);
     const answered = client.query(text, values);
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new PoolFailure('PETSTORE_STATEMENT_TIMEOUT', `PostgreSQL did not answer within the statement timeout of ${options.statementTimeout} ms`, false)),
+        () => reject(new PoolFailure('PETSTORE_STATEMENT_TIMEOUT', `no answer came within the statement timeout of ${options.statementTimeout} ms`, false)),
         options.statementTimeout,
       );
     });
     try {
-      const result = await Promise.race([answered, timedOut]);
+      const result = await Promise.race([answered, timedOut, lost]);
       client.release();
       return result;
     } catch (error) {
@@ -96,6 +106,7 @@ export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): Poole
       throw error;
     } finally {
       clearTimeout(timer);
+      client.removeListener('error', onError);
     }
   };
   return {
