@@ -180,5 +180,10 @@ describe('two server processes through PgBouncer in transaction mode', { skip },
     assert.equal(listed.length, creates.intended.length, 'no pet nobody meant');
     assert.deepEqual((await listEveryPet(second)).filter((pet) => pet.name.startsWith('pgbouncer lane ')), listed, 'both servers see the same pets');
     assert.ok(proxies.every((proxy) => proxy.cuts() > 0), 'every proxy cut answers');
+    const events = [first, second].flatMap((server) => jsonLines(server.stderr()));
+    const failed = events.filter((event) => event['msg'] === 'The storage failed; answered 503 unavailable');
+    assert.ok(failed.length > 0 && failed.every((event) => typeof event['causeCode'] === 'string'), 'the restart was felt, and each failure names its cause');
+    const recovered = events.filter((event) => event['msg'] === 'The storage recovered');
+    assert.ok(recovered.length > 0 && recovered.every((event) => typeof event['outageSeconds'] === 'number'), 'the log says when the storage answered again, and after how long');
   });
 });
