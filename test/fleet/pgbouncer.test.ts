@@ -39,8 +39,8 @@ after(async () => {
 });
 
 /** A server process on PostgreSQL through PgBouncer, on loopback; resolves once it listens. */
-async function startServer(url: string): Promise<ServerProcess> {
-  const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, HOST: '127.0.0.1', PETSTORE_DATABASE_URL: url, PETSTORE_STATEMENT_TIMEOUT: STATEMENT_TIMEOUT });
+async function startServer(url: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, HOST: '127.0.0.1', PETSTORE_DATABASE_URL: url, PETSTORE_STATEMENT_TIMEOUT: STATEMENT_TIMEOUT, ...env });
   servers.push(server);
   await server.ready;
   return server;
@@ -127,7 +127,7 @@ describe('two server processes through PgBouncer in transaction mode', { skip },
     const cluster = postgres.cluster;
     const bouncer = pgbouncer.bouncer;
     assert.ok(cluster !== undefined && bouncer !== undefined);
-    const server = await startServer(bouncer.url);
+    const server = await startServer(bouncer.url, { PETSTORE_METRICS: 'true' });
     const client = new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY });
     await client.createPet({ name: 'Before the lock', categoryId: 1 });
     // A session straight to PostgreSQL, as an operator's stray transaction would be.
@@ -150,7 +150,11 @@ describe('two server processes through PgBouncer in transaction mode', { skip },
     }
     assert.equal((await client.createPet({ name: 'After the lock', categoryId: 1 })).name, 'After the lock');
     const events = jsonLines(server.stderr()).filter((event) => event['msg'] === 'The storage failed; answered 503 unavailable');
-    assert.match(String(events[0]?.['error']), /55P03/, 'the log names the lock timeout');
+    assert.equal(events[0]?.['causeCode'], '55P03', 'the log names the lock timeout');
+    const scraped = await (await fetch(`${server.origin}/metrics`)).text();
+    assert.match(scraped, /\npetstore_storage_errors_total\{storage="postgres",operation="insert",cause="55P03"\} 1\n/);
+    assert.match(scraped, /\npetstore_storage_pool_max_connections\{storage="postgres"\} 10\n/);
+    assert.match(scraped, /\npetstore_storage_pool_connections\{storage="postgres"\} [1-9][0-9]*\n/);
   });
 
   test('PetstoreClient creates every pet exactly once through two server processes behind PgBouncer and proxies that cut a quarter of the answers, while PostgreSQL restarts', async () => {
