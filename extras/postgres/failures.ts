@@ -1,7 +1,9 @@
 import { PetstoreError } from '../../lib/errors.js';
 
 /** The failures the pooled query names itself, as the `code` of a PoolFailure. */
-export const POOL_FAILURE_CODES = ['PETSTORE_POOL_WAIT', 'PETSTORE_CONNECT_TIMEOUT', 'PETSTORE_STATEMENT_TIMEOUT', 'PETSTORE_REQUEST_DEADLINE'] as const;
+export const POOL_FAILURE_CODES = [
+  'PETSTORE_POOL_WAIT', 'PETSTORE_CONNECT_TIMEOUT', 'PETSTORE_CONNECT_FAILED', 'PETSTORE_CONNECTION_LOST', 'PETSTORE_STATEMENT_TIMEOUT', 'PETSTORE_REQUEST_DEADLINE',
+] as const;
 
 /** One of POOL_FAILURE_CODES. */
 export type PoolFailureCode = (typeof POOL_FAILURE_CODES)[number];
@@ -82,6 +84,8 @@ const POOL_OUTAGES: Readonly<Record<PoolFailureCode, Omit<Outage, 'reason'>>> = 
     isMidRequest: false,
   },
   PETSTORE_CONNECT_TIMEOUT: { advice: 'check that the database host is up and reachable, then retry', isMidRequest: false },
+  PETSTORE_CONNECT_FAILED: { advice: 'check that PostgreSQL is running and reachable, then retry', isMidRequest: false },
+  PETSTORE_CONNECTION_LOST: { advice: 'check that PostgreSQL is running and reachable, then retry', isMidRequest: true },
   PETSTORE_STATEMENT_TIMEOUT: {
     advice: 'check that PostgreSQL is running and not stalled (pg_stat_activity, the server log), then retry; the bound is --statement-timeout',
     isMidRequest: true,

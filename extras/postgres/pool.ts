@@ -56,7 +56,20 @@ function connectFailure(error: unknown, options: PooledQueryOptions): PoolFailur
   if (text === CONNECT_TIMEOUT_TEXT) {
     return new PoolFailure('PETSTORE_CONNECT_TIMEOUT', `opening a connection took longer than ${options.poolWait} ms`, true, { cause: error });
   }
-  return new PoolFailure(codeOf(error), text, true, { cause: error });
+  const code = codeOf(error);
+  // The driver's own words can name hosts and users; a failure without a code gets one, and words of ours.
+  if (code === undefined) return new PoolFailure('PETSTORE_CONNECT_FAILED', 'opening a connection failed', true, { cause: error });
+  return new PoolFailure(code, text, true, { cause: error });
+}
+
+/** Errors that signal a defect in code rather than a lost connection: passed on as they are. */
+const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
+
+/** A statement's failure as the storage should see it: one without any code means the connection was lost mid-statement. */
+function statementFailure(error: unknown): unknown {
+  const isCoded = error instanceof PoolFailure || codeOf(error) !== undefined;
+  if (isCoded || !(error instanceof Error) || PROGRAMMING_ERRORS.some((kind) => error instanceof kind)) return error;
+  return new PoolFailure('PETSTORE_CONNECTION_LOST', 'the connection was lost while the statement ran', false, { cause: error });
 }
 
 /**
@@ -103,7 +116,7 @@ export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): Poole
       const code = codeOf(error);
       const isStatementError = !(error instanceof PoolFailure) && code !== undefined && isSqlState(code);
       client.release(isStatementError ? undefined : error instanceof Error ? error : true);
-      throw error;
+      throw statementFailure(error);
     } finally {
       clearTimeout(timer);
       client.removeListener('error', onError);
