@@ -430,8 +430,10 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
 
   test('a PostgreSQL insert answers `unavailable` when another session holds the insert lock past the lock timeout set inside its transaction', async () => {
     const table = freshTable();
-    // No lock_timeout on the pool: the storage sets its own inside each create's transaction.
-    const impatient = makePool(url, 1);
+    // No lock_timeout on the pool: the storage sets its own inside each create's transaction. The
+    // statement timeout only keeps the test bounded should the storage's lock timeout be missing.
+    const impatient = new pg.Pool({ connectionString: url, max: 1, statement_timeout: 5_000 });
+    impatient.on('error', () => undefined);
     const storage = await createPostgresStorage({ query: impatient.query.bind(impatient), table, lockTimeout: 100 });
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
