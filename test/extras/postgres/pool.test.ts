@@ -100,7 +100,9 @@ describe('the server\'s PostgreSQL pool', { skip: postgres.skip }, () => {
         // The one connection waits behind a stray holder of the insert lock.
         await admin.query('SELECT pg_advisory_lock(1348826227, ($1::regclass::oid::bigint - 2147483648)::integer)', ['pets']);
         const held = storage.insert({ name: 'Held', categoryId: 1 });
-        while ((storage.connections?.().idle ?? 0) !== 0 || (storage.connections?.().total ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        const isBusy = (): boolean => storage.connections?.().total === 1 && storage.connections().idle === 0;
+        for (let round = 0; !isBusy() && round < 500; round++) await new Promise((resolve) => setTimeout(resolve, 10));
+        assert.ok(isBusy(), 'the pool\'s one connection is busy with the held create');
         const create = await rejection(() => storage.insert({ name: 'Never sent', categoryId: 1 }), 'unavailable');
         assert.match(create.message, /^Cannot store the pet: every pooled connection of this process is busy \(PETSTORE_POOL_WAIT: no pooled connection was free within 300 ms; all 1 were busy\); retry; if it persists, raise the pool size \(--pool-size\)/);
         assert.match(create.message, /The pet was never sent to PostgreSQL, so it was not stored; creating it again is safe\.$/);
