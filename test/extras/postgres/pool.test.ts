@@ -3,6 +3,10 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import { poolBounds, openPostgresStorage } from '../../../extras/cli/open-postgres-storage.js';
 import { UsageError } from '../../../extras/cli/command-line.js';
+import { databaseFailure, PoolFailure } from '../../../extras/postgres/failures.js';
+import { pooledQuery } from '../../../extras/postgres/index.js';
+import type { PooledClient, QueryPool } from '../../../extras/postgres/index.js';
+import { PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { rejection } from '../../support/assertions.js';
 import { startTestPostgres } from '../../support/postgres.js';
@@ -29,6 +33,79 @@ async function clientBackends(admin: pg.Client): Promise<number> {
   assert.ok(typeof count === 'number');
   return count;
 }
+
+/** A pool whose connect() and whose client's query() do as scripted, recording how each client was released. */
+function scriptedPool(connect: () => Promise<unknown>, query: () => Promise<{ rows: unknown[] }>): QueryPool & { releases: unknown[] } {
+  const releases: unknown[] = [];
+  const client: PooledClient = {
+    query,
+    release: (destroy) => void releases.push(destroy),
+    on: () => undefined,
+    removeListener: () => undefined,
+  };
+  return {
+    releases,
+    connect: () => connect().then(() => client),
+    totalCount: 1,
+    idleCount: 0,
+    waitingCount: 2,
+  };
+}
+
+const OPTIONS = { poolWait: 250, statementTimeout: 1_000, max: 3 };
+const answers = async (): Promise<{ rows: unknown[] }> => ({ rows: [{ one: 1 }] });
+
+describe('pooledQuery()', () => {
+  test('pooledQuery() names what went wrong while getting a connection, and says the statement was never sent', async () => {
+    const cases: [Error, string | undefined, RegExp][] = [
+      [new Error('timeout exceeded when trying to connect'), 'PETSTORE_POOL_WAIT', /^no pooled connection was free within 250 ms; all 3 were busy$/],
+      [new Error('Connection terminated due to connection timeout'), 'PETSTORE_CONNECT_TIMEOUT', /^opening a connection took longer than 250 ms$/],
+      [new Error('Connection terminated unexpectedly for user "secret"'), 'PETSTORE_CONNECT_FAILED', /^opening a connection failed$/],
+      [Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' }), 'ECONNREFUSED', /ECONNREFUSED/],
+    ];
+    for (const [error, code, message] of cases) {
+      const pool = scriptedPool(() => Promise.reject(error), answers);
+      const pooled = pooledQuery(pool, OPTIONS);
+      await assert.rejects(pooled.query('SELECT 1', []), (failure: unknown) => {
+        return failure instanceof PoolFailure && failure.code === code && failure.isUnsent && message.test(failure.message) && failure.cause === error;
+      });
+      const mapped = databaseFailure(await pooled.query('SELECT 1', []).catch((failure: unknown) => failure), 'store the pet');
+      assert.ok(mapped instanceof PetstoreError && mapped.code === 'unavailable');
+      assert.match(mapped.message, /The pet was never sent to PostgreSQL, so it was not stored; creating it again is safe\.$/);
+      assert.doesNotMatch(mapped.message, /secret|10\.0\.0\.1/, 'the driver\'s words stay out of the message');
+    }
+    const full = pooledQuery(scriptedPool(() => Promise.reject(new Error('timeout exceeded when trying to connect')), answers), OPTIONS);
+    await full.query('SELECT 1', []).catch(() => undefined);
+    assert.deepEqual(full.connections(), { max: 3, total: 1, idle: 0, waiting: 2, waitTimeouts: 1 });
+  });
+
+  test('pooledQuery() keeps a connection after a statement\'s SQLSTATE, closes it after anything else, and calls a failure without a code a lost connection', async () => {
+    const sqlState = Object.assign(new Error('duplicate key'), { code: '23505' });
+    const lost = new Error('Connection terminated unexpectedly');
+    const defect = new TypeError('bad value');
+    const cases: [Error, (failure: unknown) => boolean, (release: unknown) => boolean][] = [
+      [sqlState, (failure) => failure === sqlState, (release) => release === undefined],
+      [lost, (failure) => failure instanceof PoolFailure && failure.code === 'PETSTORE_CONNECTION_LOST' && !failure.isUnsent && failure.cause === lost, (release) => release === lost],
+      [defect, (failure) => failure === defect, (release) => release === defect],
+    ];
+    for (const [error, isThrown, isRelease] of cases) {
+      const pool = scriptedPool(async () => undefined, () => Promise.reject(error));
+      await assert.rejects(pooledQuery(pool, OPTIONS).query('SELECT 1', []), isThrown);
+      assert.ok(isRelease(pool.releases[0]), String(pool.releases[0]));
+    }
+    const pool = scriptedPool(async () => undefined, answers);
+    assert.deepEqual(await pooledQuery(pool, OPTIONS).query('SELECT 1', []), { rows: [{ one: 1 }] });
+    assert.deepEqual(pool.releases, [undefined]);
+  });
+
+  test('pooledQuery() fails a statement unanswered within the statement timeout and closes its connection', async () => {
+    const pool = scriptedPool(async () => undefined, () => new Promise(() => undefined));
+    await assert.rejects(pooledQuery(pool, { ...OPTIONS, statementTimeout: 20 }).query('SELECT 1', []), (failure: unknown) => {
+      return failure instanceof PoolFailure && failure.code === 'PETSTORE_STATEMENT_TIMEOUT' && !failure.isUnsent && /within the statement timeout of 20 ms/.test(failure.message);
+    });
+    assert.ok(pool.releases[0] instanceof PoolFailure, 'the connection is closed, not handed to the next statement');
+  });
+});
 
 describe('poolBounds()', () => {
   test('poolBounds() takes each bound from its setting, else from the connection URL as pg names it, else its default', () => {
