@@ -72,6 +72,8 @@ export type { PetstoreErrorOptions } from './errors.js';
 export type { HeaderList } from './errors.js';
 /** The contract every storage implements. */
 export type { PetStorage } from './storage/storage.js';
+/** A storage's pool of database connections at one moment, as metrics show it. */
+export type { ConnectionPoolStats } from './storage/storage.js';
 /** What the engine asks a storage to list. */
 export type { StorageListQuery } from './storage/storage.js';
 /** An idempotency key and its fingerprint, as PetStorage.insertOnce stores them with a pet. */

@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { appendFile, chown, mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { appendFile, chown, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The superuser of a throwaway cluster; it trusts loopback connections, so it needs no password. */
-const SUPERUSER = 'petstore';
+const SUPERUSER = 'postgres';
 
 /** Account that owns a throwaway cluster when we run as root, because initdb and postgres refuse root. */
 const CREATED_ACCOUNT = 'petstore-pg';
@@ -39,8 +39,23 @@ export interface PostgresCluster {
    * starts it again on the same port and data, which recovers from the write-ahead log.
    */
   restart(): Promise<void>;
+  /** The ids of the server's processes: the postmaster and every process it started. */
+  processes(): Promise<number[]>;
   /** Stops the server and deletes its directory; safe to call twice. */
   stop(): Promise<void>;
+}
+
+/** The ids of `parent` and of every process whose parent it is, read from /proc. */
+async function processTree(parent: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [])) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    const stat = await readFile(join('/proc', entry, 'stat'), 'utf8').catch(() => '');
+    // Fields after the command name, which is in parentheses and may hold spaces: state, then the parent's id.
+    const parentId = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    if (parentId === String(parent)) children.push(Number(entry));
+  }
+  return [parent, ...children];
 }
 
 function hasInitdb(directory: string): boolean {
@@ -140,6 +155,10 @@ export async function startPostgresCluster(binaries: string, options: PostgresCl
       port,
       version,
       dataDirectory: data,
+      async processes(): Promise<number[]> {
+        const postmaster = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+        return processTree(postmaster);
+      },
       async restart(): Promise<void> {
         await command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
         await start();
@@ -163,4 +182,137 @@ export async function startPostgresCluster(binaries: string, options: PostgresCl
 function commandLine(prefix: string[], program: string, args: string[]): [string, string[]] {
   const [file, ...rest] = [...prefix, program, ...args];
   return [file as string, rest];
+}
+
+/** Where Debian's package puts PgBouncer; PATH is searched too. */
+const PGBOUNCER_PLACES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'];
+
+/** The PgBouncer binary: Debian's place, else PATH; undefined when there is none. */
+export function findPgBouncer(): string | undefined {
+  const onPath = (process.env['PATH'] ?? '').split(delimiter).filter((directory) => directory !== '').map((directory) => join(directory, 'pgbouncer'));
+  return [...PGBOUNCER_PLACES, ...onPath].find((file) => existsSync(file));
+}
+
+/** Options of startPgBouncer. */
+export interface PgBouncerOptions {
+  /** Settings of the `[pgbouncer]` section, e.g. `pool_mode`; where to listen, authentication and files are set here and win. */
+  settings: Readonly<Record<string, string>>;
+  /** Roles that may connect (PgBouncer's `trust` still needs each in its user list). Default: the cluster's superuser. */
+  users?: readonly string[];
+}
+
+/** A running PgBouncer in front of a throwaway cluster. */
+export interface PgBouncer {
+  /** The cluster's URL with PgBouncer's port: every database of the cluster, through it. */
+  url: string;
+  port: number;
+  /** The configuration file it runs with. */
+  configuration: string;
+  /** Stops it and deletes its directory; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Whether a process with this id runs. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts PgBouncer on a free loopback port in front of `cluster` (every database, `auth_type =
+ * trust`, as the cluster trusts loopback), with `settings` in its `[pgbouncer]` section. As root it
+ * runs as the cluster's account, since PgBouncer refuses root. Resolves once it accepts connections.
+ */
+export async function startPgBouncer(binary: string, cluster: PostgresCluster, options: PgBouncerOptions): Promise<PgBouncer> {
+  const account = await clusterAccount();
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-pgbouncer-'));
+  if (account !== undefined) await chown(directory, account.uid, account.gid);
+  const port = await freePort();
+  const file = (name: string): string => join(directory, name);
+  const users = options.users ?? [SUPERUSER];
+  await writeFile(file('userlist.txt'), users.map((user) => `"${user}" ""\n`).join(''));
+  const settings: Record<string, string> = {
+    ...options.settings,
+    listen_addr: '127.0.0.1',
+    listen_port: String(port),
+    unix_socket_dir: '',
+    auth_type: 'trust',
+    auth_file: file('userlist.txt'),
+    logfile: file('pgbouncer.log'),
+    pidfile: file('pgbouncer.pid'),
+  };
+  const configuration = [
+    '[databases]',
+    `* = host=127.0.0.1 port=${cluster.port}`,
+    '[pgbouncer]',
+    ...Object.entries(settings).map(([key, value]) => `${key} = ${value}`),
+  ].join('\n');
+  await writeFile(file('pgbouncer.ini'), `${configuration}\n`);
+  if (account !== undefined) {
+    for (const name of ['userlist.txt', 'pgbouncer.ini']) await chown(file(name), account.uid, account.gid);
+  }
+  const pid = async (): Promise<number | undefined> => {
+    const text = await readFile(file('pgbouncer.pid'), 'utf8').catch(() => '');
+    return /^[0-9]+/.test(text.trim()) ? Number(text.trim()) : undefined;
+  };
+  let known: number | undefined;
+  const stopNow = (): void => {
+    if (known !== undefined && isRunning(known)) process.kill(known, 'SIGKILL');
+    rmSync(directory, { recursive: true, force: true });
+  };
+  process.once('exit', stopNow);
+  try {
+    // -d: it forks into the background once its configuration is loaded, and writes its pid file.
+    await run(...commandLine(account?.prefix ?? [], binary, ['-d', file('pgbouncer.ini')]), { cwd: directory });
+    for (let round = 0; round < 100 && known === undefined; round++) {
+      known = await pid();
+      if (known === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (known === undefined) throw new Error('PgBouncer wrote no pid file within 5 s');
+    await waitForPort(port);
+  } catch (error) {
+    const log = await readFile(file('pgbouncer.log'), 'utf8').catch(() => '');
+    process.removeListener('exit', stopNow);
+    stopNow();
+    throw new Error(`Could not start PgBouncer (${binary}): ${String(error)}\n${log}`, { cause: error });
+  }
+  let isStopped = false;
+  return {
+    url: cluster.url.replace(`:${cluster.port}/`, `:${port}/`),
+    port,
+    configuration,
+    async stop(): Promise<void> {
+      if (isStopped) return;
+      isStopped = true;
+      process.removeListener('exit', stopNow);
+      const running = known;
+      if (running !== undefined && isRunning(running)) {
+        process.kill(running, 'SIGTERM');
+        for (let round = 0; round < 100 && isRunning(running); round++) await new Promise((resolve) => setTimeout(resolve, 20));
+        if (isRunning(running)) process.kill(running, 'SIGKILL');
+      }
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves once something accepts TCP connections on the loopback port; rejects after 5 s. */
+async function waitForPort(port: number): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    const isOpen = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (isOpen) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing accepted connections on 127.0.0.1:${port} within 5 s`);
 }

@@ -6,9 +6,10 @@ import { UsageError } from './command-line.js';
 import { createFileStorage } from '../file-storage/index.js';
 import type { Durability } from '../file-storage/index.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
+import type { PostgresPoolSettings } from './open-postgres-storage.js';
 
-/** Which storage the standalone server runs on, as read from its configuration. */
-export interface StorageConfig {
+/** Which storage the standalone server runs on, as read from its configuration (with PostgreSQL, its pool's settings). */
+export interface StorageConfig extends PostgresPoolSettings {
   /** Path of the durable data file (`PETSTORE_DATA`); unset means in-memory. */
   dataFile?: string;
   /** PostgreSQL connection URL (`PETSTORE_DATABASE_URL`). */
@@ -108,6 +109,6 @@ export async function openStorage(config: StorageConfig): Promise<PetStorage> {
       throw error instanceof CapacityError ? capacityUsageError(error, oldSpace) : error;
     }
   }
-  if (config.databaseUrl !== undefined) return openPostgresStorage({ databaseUrl: config.databaseUrl, log: config.log });
+  if (config.databaseUrl !== undefined) return openPostgresStorage({ ...config, databaseUrl: config.databaseUrl });
   return createMemoryStorage();
 }

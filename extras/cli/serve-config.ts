@@ -4,6 +4,7 @@ import { NO_KEY, parseApiKeysVariable } from './api-keys.js';
 import type { KeySource } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { Configuration } from './command-line.js';
+import type { PostgresPoolSettings } from './open-postgres-storage.js';
 import type { StorageConfig } from './open-storage.js';
 import { SETTINGS } from './settings.js';
 
@@ -45,8 +46,30 @@ function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
     throw new UsageError(`${configuration.sourceOf(maxPets)} bounds the pets kept in memory (in memory or with --data); PostgreSQL (${configuration.sourceOf(databaseUrl)}) keeps them in the database`);
   }
   const bound = most === undefined ? {} : { maxPets: most };
+  const pool = readPoolSettings(configuration);
+  if (url === undefined && Object.keys(pool).length > 0) {
+    const named = DATABASE_SETTINGS.filter((setting) => configuration.isSet(setting)).map((setting) => configuration.sourceOf(setting));
+    throw new UsageError(`${named.join(' and ')} apply only with PostgreSQL (--database-url or PETSTORE_DATABASE_URL)`);
+  }
   if (dataFile !== undefined) return { dataFile, durability: chosen, ...bound };
-  return url === undefined ? bound : { databaseUrl: url };
+  return url === undefined ? bound : { databaseUrl: url, ...pool };
+}
+
+/** The settings of the PostgreSQL pool. */
+const DATABASE_SETTINGS = [SETTINGS.poolSize, SETTINGS.poolWait, SETTINGS.poolIdleTimeout, SETTINGS.statementTimeout, SETTINGS.requestDeadline];
+
+/** The pool's settings that are set; the rest come from the URL or their defaults. */
+function readPoolSettings(configuration: Configuration): PostgresPoolSettings {
+  const entries: [keyof PostgresPoolSettings, number | undefined][] = [
+    ['poolSize', configuration.value(SETTINGS.poolSize)],
+    ['poolWait', configuration.value(SETTINGS.poolWait)],
+    ['idleTimeout', configuration.value(SETTINGS.poolIdleTimeout)],
+    ['statementTimeout', configuration.value(SETTINGS.statementTimeout)],
+    ['requestDeadline', configuration.value(SETTINGS.requestDeadline)],
+  ];
+  const settings: PostgresPoolSettings = {};
+  for (const [name, value] of entries) if (value !== undefined) settings[name] = value;
+  return settings;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { KeyFileOptions, StartingKeys } from './api-keys.js';
 import { UsageError } from './command-line.js';
 import type { CliIo, CliSignal } from './io.js';
 import { listenProblem } from './listen-error.js';
-import { createLogLimiter } from './log-limiter.js';
+import { createLogLimiter, observeStorage } from './log-limiter.js';
 import type { LogLimiter } from './log-limiter.js';
 import { createLogWriter } from './log-writer.js';
 import { capacityOf, oldSpaceLimit, openStorage, storageKindOf } from './open-storage.js';
@@ -23,10 +23,13 @@ import type { ServeConfig } from './serve-config.js';
 const STOP_SIGNALS: readonly CliSignal[] = ['SIGTERM', 'SIGINT'];
 
 /** Opens the storage the configuration names (timed into `metrics` when given) and the engine over it. */
-async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: CliIo, log: Logger): Promise<Petstore> {
+async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: CliIo, limiter: LogLimiter): Promise<Petstore> {
+  const { log } = limiter;
   const kind = storageKindOf(config.storage);
   const storageConfig = { ...config.storage, oldSpace: oldSpaceLimit(io.maxOldSpaceMiB) };
-  const storage = await openStorage({ ...storageConfig, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: kind, note }) });
+  const opened = await openStorage({ ...storageConfig, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: kind, note }) });
+  // A storage that can fail for a while (a file, a database) tells the log when it answers again; memory never fails so.
+  const storage = kind === 'memory' ? opened : observeStorage(opened, limiter);
   log({ level: 'info', msg: 'Storage opened', storage: kind, ...(config.storage.dataFile === undefined ? {} : { file: config.storage.dataFile }) });
   const capacity = capacityOf(storageConfig);
   const instrumented = metrics === undefined ? storage : instrumentStorage(storage, metrics, kind);
@@ -135,7 +138,7 @@ export async function serve(config: ServeConfig, io: CliIo): Promise<number | un
   const apiKeys = keysInForce(config, keys, io, keyFileOptions);
   let running: RunningServer;
   try {
-    const store = await openStore(config, metrics, io, log);
+    const store = await openStore(config, metrics, io, limiter);
     running = await seedAndStart(store, seed, serverOptions(config, apiKeys, metrics, io, log), log);
   } catch (error) {
     if (error instanceof UsageError) throw error;

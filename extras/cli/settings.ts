@@ -61,6 +61,25 @@ const SECONDS: Kind<number> = {
   parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) <= MAX_SHUTDOWN_DELAY_SECONDS ? Number(text) : undefined),
 };
 
+/** The most seconds a database bound may take: an hour, far beyond any sensible wait. */
+const MAX_DATABASE_SECONDS = 3600;
+
+/** Seconds above zero, to the millisecond: a bound of 0 would mean none in pg, which these never mean. */
+const POSITIVE_SECONDS: Kind<number> = {
+  hint: '<seconds>',
+  accepted: `a number of seconds above 0 and at most ${MAX_DATABASE_SECONDS}, to the millisecond`,
+  parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) > 0 && Number(text) <= MAX_DATABASE_SECONDS ? Number(text) : undefined),
+};
+
+/** The most connections one process may open: far above what one PostgreSQL serves, but a bound. */
+const MAX_POOL_SIZE = 1000;
+
+const POOL_SIZE: Kind<number> = {
+  hint: '<count>',
+  accepted: `a whole number of connections from 1 to ${MAX_POOL_SIZE}`,
+  parse: (text) => (/^[0-9]{1,4}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_POOL_SIZE ? Number(text) : undefined),
+};
+
 const COUNT: Kind<number> = {
   hint: '<count>',
   accepted: 'a whole number of pets from 1 to 9007199254740991',
@@ -147,6 +166,26 @@ export const SETTINGS = {
   databaseUrl: setting({
     flag: '--database-url', env: 'PETSTORE_DATABASE_URL', kind: text('<url>', 'a connection URL'), defaultValue: undefined, defaultText: 'unset',
     description: 'PostgreSQL connection URL (needs "npm install pg"); with a password in it, prefer the variable to the flag.',
+  }),
+  poolSize: setting({
+    flag: '--pool-size', env: 'PETSTORE_POOL_SIZE', kind: POOL_SIZE, defaultValue: undefined, defaultText: '10, or max= in the URL',
+    description: 'Most PostgreSQL connections per process; keep processes × pool size below max_connections, or put PgBouncer in between.',
+  }),
+  poolWait: setting({
+    flag: '--pool-wait', env: 'PETSTORE_POOL_WAIT', kind: POSITIVE_SECONDS, defaultValue: undefined, defaultText: '5, or connectionTimeoutMillis= in the URL',
+    description: 'Seconds a request waits for a free pooled connection (opening one included) before a 503 that says the pet was never sent.',
+  }),
+  poolIdleTimeout: setting({
+    flag: '--pool-idle-timeout', env: 'PETSTORE_POOL_IDLE_TIMEOUT', kind: SECONDS, defaultValue: undefined, defaultText: '10, or idleTimeoutMillis= in the URL',
+    description: 'Seconds an unused pooled connection stays open; 0 keeps it open.',
+  }),
+  statementTimeout: setting({
+    flag: '--statement-timeout', env: 'PETSTORE_STATEMENT_TIMEOUT', kind: POSITIVE_SECONDS, defaultValue: undefined, defaultText: '10, or query_timeout= in the URL',
+    description: 'Seconds a statement may go unanswered (a stalled or frozen database) before a 503 and a new connection; creates wait for a lock half as long, at most 5.',
+  }),
+  requestDeadline: setting({
+    flag: '--request-deadline', env: 'PETSTORE_REQUEST_DEADLINE', kind: POSITIVE_SECONDS, defaultValue: undefined, defaultText: '15',
+    description: 'Seconds a request may spend on the database in all, its waits and statements together, before a 503.',
   }),
   maxPets: setting({
     flag: '--max-pets', env: 'PETSTORE_MAX_PETS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: as many as the heap holds',

@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
-import type { HeaderList, PetStorage } from '../../lib/index.js';
+import type { ConnectionPoolStats, HeaderList, PetStorage } from '../../lib/index.js';
 import { REPLAYED_HEADER } from '../../server/core/idempotency-key.js';
-import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
+import { Counter, escapeLabelValue, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
 
 /** The metrics of a server, made by `createMetrics()`: what `GET /metrics` answers when given to `startServer`. */
@@ -79,6 +79,55 @@ class EventLoopDelay implements MetricFamily {
   }
 }
 
+/** The `outcome` label of a storage operation's duration. */
+export const STORAGE_OUTCOMES = ['ok', 'error'] as const;
+
+/** One of STORAGE_OUTCOMES. */
+export type StorageOutcome = (typeof STORAGE_OUTCOMES)[number];
+
+/** The `cause` of a storage failure whose cause carries no code. */
+export const UNKNOWN_CAUSE = 'unknown';
+
+/** Codes as storages give them: a SQLSTATE (55P03), a system error's (ECONNREFUSED), a pool's (PETSTORE_POOL_WAIT). */
+const CAUSE_CODE = /^[A-Z0-9_]{1,32}$/;
+
+/**
+ * The `cause` label of a storage failure: the code of the error's cause (what the storage met), else
+ * the error's own code when it is not the wire's (a bare system error), else `unknown`. Anything that
+ * is not a short upper-case code becomes `unknown`, so the label keeps few values.
+ */
+export function storageFailureCause(error: unknown): string {
+  const codeOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? Object.getOwnPropertyDescriptor(value, 'code')?.value : undefined);
+  const cause: unknown = typeof error === 'object' && error !== null ? Object.getOwnPropertyDescriptor(error, 'cause')?.value : undefined;
+  const code = cause === undefined ? codeOf(error) : codeOf(cause);
+  return typeof code === 'string' && CAUSE_CODE.test(code) ? code : UNKNOWN_CAUSE;
+}
+
+/** The pools of the storages instrumented, read at each scrape: gauges of connections and waits, and a counter of waits given up. */
+class StoragePools implements MetricFamily {
+  readonly #sources = new Map<string, () => ConnectionPoolStats>();
+
+  add(storage: string, read: () => ConnectionPoolStats): void {
+    this.#sources.set(storage, read);
+  }
+
+  render(lines: string[]): void {
+    if (this.#sources.size === 0) return;
+    const read = [...this.#sources].map(([storage, source]) => ({ labels: `{storage="${escapeLabelValue(storage)}"}`, stats: source() }));
+    const families: [string, string, 'gauge' | 'counter', (stats: ConnectionPoolStats) => number][] = [
+      ['petstore_storage_pool_max_connections', 'Most connections the storage\'s pool opens (--pool-size)', 'gauge', (stats) => stats.max],
+      ['petstore_storage_pool_connections', 'Connections the storage\'s pool holds open now, busy or idle', 'gauge', (stats) => stats.total],
+      ['petstore_storage_pool_idle_connections', 'Open connections of the storage\'s pool waiting for a statement', 'gauge', (stats) => stats.idle],
+      ['petstore_storage_pool_waiting_requests', 'Statements waiting for a connection of the storage\'s pool now', 'gauge', (stats) => stats.waiting],
+      ['petstore_storage_pool_wait_timeouts_total', 'Statements that gave up waiting for a pooled connection (--pool-wait) and were never sent', 'counter', (stats) => stats.waitTimeouts],
+    ];
+    for (const [name, help, type, value] of families) {
+      writeHeader(lines, name, help, type);
+      for (const { labels, stats } of read) lines.push(`${name}${labels} ${formatValue(value(stats))}`);
+    }
+  }
+}
+
 /** The metrics behind the opaque `Metrics`: the server records requests into them, `instrumentStorage` storage operations. */
 class PetstoreMetrics implements Metrics {
   readonly requests = new Counter('petstore_http_requests_total', 'Requests answered, by operation and HTTP status', ['operation', 'status']);
@@ -90,7 +139,18 @@ class PetstoreMetrics implements Metrics {
   );
   readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
   readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
-  readonly storage = new Histogram('petstore_storage_operation_duration_seconds', 'Time of storage operations, failed ones included, by storage and operation', ['storage', 'operation'], DURATION_BUCKETS);
+  readonly storage = new Histogram(
+    'petstore_storage_operation_duration_seconds',
+    'Time of storage operations by storage, operation and outcome (ok, or error for one that failed)',
+    ['storage', 'operation', 'outcome'],
+    DURATION_BUCKETS,
+  );
+  readonly storageErrors = new Counter(
+    'petstore_storage_errors_total',
+    'Storage operations that failed, by storage, operation and cause (the code of what the storage met: a SQLSTATE, a system error code, or the pool\'s)',
+    ['storage', 'operation', 'cause'],
+  );
+  readonly storagePools = new StoragePools();
   readonly idempotency = new Counter(
     'petstore_idempotency_outcomes_total',
     'Creates with an Idempotency-Key that stored no new pet, by outcome: replayed (the first pet again), in_flight (409), key_reused (422)',
@@ -101,6 +161,8 @@ class PetstoreMetrics implements Metrics {
     this.durations,
     this.inFlight,
     this.storage,
+    this.storageErrors,
+    this.storagePools,
     this.idempotency,
     this.logLinesDropped,
     new EventLoopDelay(),
@@ -181,27 +243,42 @@ export function requestMetricsOf(metrics: Metrics, caller: string): RequestMetri
   };
 }
 
-/** A storage operation's promise, recording its duration once it settles, failed or not. */
-function timed<T>(record: (seconds: number) => void, started: number, result: Promise<T>): Promise<T> {
-  const done = (): void => record((performance.now() - started) / 1000);
+/** What a storage operation records when it settles: its duration with its outcome, and a failure's cause. */
+interface OperationRecorder {
+  ok(seconds: number): void;
+  error(seconds: number, error: unknown): void;
+}
+
+/** A storage operation's promise, recording its duration and outcome once it settles. */
+function timed<T>(recorder: OperationRecorder, started: number, result: Promise<T>): Promise<T> {
   return result.then((value) => {
-    done();
+    recorder.ok((performance.now() - started) / 1000);
     return value;
   }, (error: unknown) => {
-    done();
+    recorder.error((performance.now() - started) / 1000, error);
     throw error;
   });
 }
 
 /**
  * A storage whose operations are timed into `metrics` as
- * `petstore_storage_operation_duration_seconds{storage=name, operation=insert|get|list|checkReady}`.
+ * `petstore_storage_operation_duration_seconds{storage=name, operation=insert|get|list|checkReady, outcome=ok|error}`,
+ * whose failures are counted by cause in `petstore_storage_errors_total`, and whose pool, when it
+ * shows one (`connections()`), is read at each scrape into the `petstore_storage_pool_*` metrics.
  */
 export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: string): PetStorage {
-  const histogram = recorderOf(metrics, 'instrumentStorage').storage;
-  const recorderFor = (operation: StorageOperation): ((seconds: number) => void) => {
-    const series = histogram.series([name, operation]);
-    return (seconds) => histogram.observe(series, seconds);
+  const recorder = recorderOf(metrics, 'instrumentStorage');
+  const { storage: histogram, storageErrors } = recorder;
+  const recorderFor = (operation: StorageOperation): OperationRecorder => {
+    const ok = histogram.series([name, operation, 'ok' satisfies StorageOutcome]);
+    const failed = histogram.series([name, operation, 'error' satisfies StorageOutcome]);
+    return {
+      ok: (seconds) => histogram.observe(ok, seconds),
+      error(seconds, error) {
+        histogram.observe(failed, seconds);
+        storageErrors.series([name, operation, storageFailureCause(error)]).value++;
+      },
+    };
   };
   const [insert, get, list] = [recorderFor('insert'), recorderFor('get'), recorderFor('list')];
   const instrumented: PetStorage = {
@@ -222,5 +299,11 @@ export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: s
   if (storage.close !== undefined) instrumented.close = () => storage.close?.() ?? Promise.resolve();
   // Not timed: a count the engine reads before each create, so that a capacity holds with metrics on.
   if (storage.usage !== undefined) instrumented.usage = () => storage.usage?.() ?? { pets: 0, bytes: 0 };
+  const { connections } = storage;
+  if (connections !== undefined) {
+    const read = (): ConnectionPoolStats => connections.call(storage);
+    recorder.storagePools.add(name, read);
+    instrumented.connections = read;
+  }
   return instrumented;
 }

@@ -6,3 +6,13 @@ export { createPostgresStorage } from './storage.js';
 export type { PostgresStorageOptions } from './storage.js';
 /** A pg-compatible query function, such as pg's `pool.query` bound to its pool. */
 export type { PostgresQuery } from './storage.js';
+/** The lock timeout of creates when none is given (ms). */
+export { DEFAULT_LOCK_TIMEOUT } from './storage.js';
+/** A query function over a `pg` Pool that bounds every wait, with the pool's figures for metrics. */
+export { pooledQuery } from './pool.js';
+/** Options and result of pooledQuery, and the part of a pg Pool it uses. */
+export type { PooledClient, PooledQuery, PooledQueryOptions, QueryPool } from './pool.js';
+/** A statement that failed around the database (no connection, no answer in time), and its codes. */
+export { POOL_FAILURE_CODES, PoolFailure } from './failures.js';
+/** One of POOL_FAILURE_CODES. */
+export type { PoolFailureCode } from './failures.js';

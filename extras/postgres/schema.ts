@@ -39,9 +39,9 @@ export interface Statements {
   setup: string;
   /** Fails with SQLSTATE 42703/42P01 unless the table has the columns this storage reads. */
   probe: string;
-  /** $1 the quoted table name (for the lock key), $2 name, $3 categoryId, $4 status or null. */
+  /** $1 the quoted table name (for the lock key), $2 name, $3 categoryId, $4 status or null, $5 the lock timeout (ms). */
   insert: string;
-  /** As `insert`, plus $5 the idempotency key and $6 its fingerprint; returns no row when the key is stored already. */
+  /** As `insert`, plus $6 the idempotency key and $7 its fingerprint; returns no row when the key is stored already. */
   insertOnce: string;
   /** $1 an idempotency key: the pet stored with it and its fingerprint. */
   getByKey: string;
@@ -51,7 +51,7 @@ export interface Statements {
   listAll: string;
   /** $1 status, $2 after, $3 limit. */
   listByStatus: string;
-  /** The database's character encoding. */
+  /** The database's character encoding, and the role connected (for messages). */
   encoding: string;
 }
 
@@ -174,12 +174,21 @@ const PLAIN_INSERT: InsertShape = { columns: 'name, category_id, status', values
  */
 const KEYED_INSERT: InsertShape = {
   columns: 'name, category_id, status, idempotency_key, idempotency_fingerprint',
-  values: '$2::text, $3::bigint, $4::text, $5::text, $6::text',
+  values: '$2::text, $3::bigint, $4::text, $6::text, $7::text',
   onConflict: '\nON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING',
   returning: `${COLUMNS}, idempotency_fingerprint`,
 };
 
-/** The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status (and the key's $5 and $6). */
+/**
+ * The lock timeout of this statement's transaction, set before it waits for any lock: a
+ * transaction-local setting (`set_config(…, true)`) ends with the statement's implicit
+ * transaction, so no session keeps it and a pooler in transaction mode (PgBouncer) passes it on
+ * as it is. The relation lock taken while the statement is parsed comes before it; the statement
+ * timeout bounds that wait.
+ */
+const SET_LOCK_TIMEOUT = `set_config('lock_timeout', $5::integer::text, true)`;
+
+/** The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status, $5 the lock timeout (and the key's $6 and $7). */
 function insertStatement(table: TableName, ordering: PostgresOrdering, shape: InsertShape = PLAIN_INSERT): string {
   const returned = shape.returning.split(', ').map((column) => `inserted.${column}`).join(', ');
   if (ordering === 'lock') {
@@ -187,7 +196,7 @@ function insertStatement(table: TableName, ordering: PostgresOrdering, shape: In
     // CTE is scanned first) and released only after commit, so ids become visible in the order
     // they were allocated.
     return `WITH serialised AS MATERIALIZED (
-  SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${insertLockKey('$1')})
+  SELECT ${SET_LOCK_TIMEOUT} AS timeout, pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${insertLockKey('$1')})
 )
 INSERT INTO ${table.sql} (${shape.columns})
 SELECT ${shape.values} FROM serialised${shape.onConflict}
@@ -197,9 +206,12 @@ RETURNING ${shape.returning}`;
   // marks this transaction as a create on this table and never waits for another create, and a
   // claim whose floor is the largest id this statement sees; its id will be larger. Once the row
   // exists, a second claim raises the floor to id - 1. Both end with the transaction, also when
-  // it rolls back or its connection dies.
+  // it rolls back or its connection dies. The lock timeout comes first in the select list, which
+  // PostgreSQL evaluates in order, so it bounds both claims, the wait of a keyed insert for another
+  // transaction inserting the same key, and the second claim.
   return `WITH claimed AS MATERIALIZED (
-  SELECT pg_advisory_xact_lock_shared(${LOCK_NAMESPACE}, ${insertLockKey('$1')}) AS marker,
+  SELECT ${SET_LOCK_TIMEOUT} AS timeout,
+         pg_advisory_xact_lock_shared(${LOCK_NAMESPACE}, ${insertLockKey('$1')}) AS marker,
          pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + coalesce((SELECT max(id) FROM ${table.sql}), 0)) AS floor
 ), inserted AS (
   INSERT INTO ${table.sql} (${shape.columns})
@@ -261,6 +273,6 @@ $petstore$`,
     getByKey: `SELECT ${COLUMNS}, idempotency_fingerprint FROM ${table.sql} WHERE idempotency_key = $1`,
     get: `SELECT ${COLUMNS} FROM ${table.sql} WHERE id = $1`,
     ...listStatements(table, ordering),
-    encoding: `SELECT current_setting('server_encoding') AS encoding`,
+    encoding: `SELECT current_setting('server_encoding') AS encoding, current_user AS role`,
   };
 }

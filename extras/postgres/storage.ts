@@ -1,7 +1,7 @@
 import { PetstoreError } from '../../lib/errors.js';
 import type { NewPet, Pet } from '../../lib/pet.js';
-import type { IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../../lib/storage/storage.js';
-import { databaseFailure, readinessFailure } from './failures.js';
+import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../../lib/storage/storage.js';
+import { databaseFailure, PoolFailure, readinessFailure } from './failures.js';
 import type { DatabaseAction } from './failures.js';
 import { keyedPetFromRow, petFromRow } from './rows.js';
 import { buildStatements } from './schema.js';
@@ -22,7 +22,23 @@ export interface PostgresStorageOptions {
   table?: string;
   /** Called by `close()`, e.g. `() => pool.end()`, when the storage should release the pool. */
   end?: () => Promise<void>;
+  /**
+   * How long a create waits for a lock (ms) before failing with SQLSTATE 55P03: set inside each
+   * create's own transaction, never on the session. Default `DEFAULT_LOCK_TIMEOUT`.
+   */
+  lockTimeout?: number;
+  /** The most an operation may take in all (ms), its statements and their waits for a connection included; unset: no bound of its own. */
+  deadline?: number;
+  /** The pool's figures now, e.g. `pooledQuery(…).connections`; the storage then has `connections()`, which metrics read. */
+  connections?: () => ConnectionPoolStats;
 }
+
+/**
+ * How long a create waits for a lock by default (ms). Creates never wait for each other; this stops
+ * a stray session that holds the insert lock exclusively (or a long transaction inserting the same
+ * idempotency key) from holding every create.
+ */
+export const DEFAULT_LOCK_TIMEOUT = 5_000;
 
 /** Encodings that give back every string exactly; other encodings cannot hold all of Unicode. */
 const EXACT_ENCODINGS: ReadonlySet<string> = new Set(['UTF8']);
@@ -36,11 +52,55 @@ async function runStatement(query: PostgresQuery, action: DatabaseAction, text: 
   }
 }
 
+/** The start-up statements' failures that mean the table is not what this storage needs. */
+const SHAPE_SQLSTATES: ReadonlySet<string> = new Set(['42703', '42P01', '42804', '42809']);
+
+function sqlStateOf(error: unknown): string | undefined {
+  const code: unknown = typeof error === 'object' && error !== null ? Object.getOwnPropertyDescriptor(error, 'code')?.value : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * What a start-up failure means, naming its SQLSTATE: a missing privilege (42501) with the GRANT or
+ * owner that fixes it, a table without the needed columns, or the database's own words.
+ */
+function setupFailure(error: unknown, table: TableName, role: string): unknown {
+  const failure = databaseFailure(error, 'prepare the pets table');
+  if (!(failure instanceof PetstoreError) || failure.code !== 'internal_error') return failure;
+  const code = sqlStateOf(error) ?? 'unknown';
+  const said = error instanceof Error ? error.message : String(error);
+  if (code === '42501') {
+    const schema = table.text.includes('.') ? table.text.split('.')[0] ?? 'public' : 'public';
+    return new PetstoreError(
+      'internal_error',
+      `Cannot prepare table ${table.text}: PostgreSQL refused with SQLSTATE 42501 (${said}): the role ${role} lacks a privilege. `
+      + `The role must be able to create in the schema and must own the table: on PostgreSQL 15 and later make it the database's owner (CREATE DATABASE … OWNER ${role}, or ALTER DATABASE … OWNER TO ${role}) or GRANT CREATE ON SCHEMA ${schema} TO ${role}; `
+      + `for a table another role created, ALTER TABLE ${table.text} OWNER TO ${role}, or GRANT <the owning role> TO ${role}.`,
+      { cause: error },
+    );
+  }
+  if (SHAPE_SQLSTATES.has(code)) {
+    return new PetstoreError(
+      'internal_error',
+      `Cannot use table ${table.text}: it exists but lacks the columns (id, name, category_id, status) this storage needs (SQLSTATE ${code}: ${said}); configure another table name.`,
+      { cause: error },
+    );
+  }
+  return new PetstoreError('internal_error', `Cannot prepare table ${table.text}: PostgreSQL failed with SQLSTATE ${code}: ${said}`, { cause: error });
+}
+
+/** A text column of the first row, or undefined. */
+function textColumn(rows: unknown[], name: string): string | undefined {
+  const [row] = rows;
+  const value: unknown = typeof row === 'object' && row !== null ? Object.getOwnPropertyDescriptor(row, name)?.value : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Checks that the database's encoding holds every name, creates the table and its index when missing, and checks the table's columns. */
 async function prepareTable(query: PostgresQuery, statements: Statements, table: TableName): Promise<void> {
-  const [settings] = await runStatement(query, 'prepare the pets table', statements.encoding, []);
-  const encoding: unknown = typeof settings === 'object' && settings !== null ? Object.getOwnPropertyDescriptor(settings, 'encoding')?.value : undefined;
-  if (typeof encoding !== 'string' || !EXACT_ENCODINGS.has(encoding)) {
+  const settings = await runStatement(query, 'prepare the pets table', statements.encoding, []);
+  const encoding = textColumn(settings, 'encoding');
+  if (encoding === undefined || !EXACT_ENCODINGS.has(encoding)) {
     throw new PetstoreError(
       'unavailable',
       `Cannot prepare the pets table: the database's encoding is ${String(encoding)}, which cannot store every pet name exactly; use a database created with ENCODING 'UTF8'.`,
@@ -50,16 +110,19 @@ async function prepareTable(query: PostgresQuery, statements: Statements, table:
     await query(statements.setup, []);
     await query(statements.probe, []);
   } catch (error) {
-    const failure = databaseFailure(error, 'prepare the pets table');
-    if (failure instanceof PetstoreError && failure.code === 'internal_error') {
-      throw new PetstoreError(
-        'internal_error',
-        `Cannot use table ${table.text}: it exists but lacks the columns (id, name, category_id, status) this storage needs; configure another table name.`,
-        { cause: error },
-      );
-    }
-    throw failure;
+    throw setupFailure(error, table, textColumn(settings, 'role') ?? 'of the connection URL');
   }
+}
+
+/** Rejects with a PoolFailure once `milliseconds` pass; `result` still settles in the background, unheard. */
+function withDeadline<T>(result: Promise<T>, milliseconds: number | undefined): Promise<T> {
+  if (milliseconds === undefined) return result;
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PoolFailure('PETSTORE_REQUEST_DEADLINE', `the operation did not finish within the request deadline of ${milliseconds} ms`, false)), milliseconds);
+  });
+  result.catch(() => undefined);
+  return Promise.race([result, passed]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -80,36 +143,38 @@ export function createPostgresStorage(options: PostgresStorageOptions): Promise<
 export async function createOrderedPostgresStorage(options: PostgresStorageOptions, ordering: PostgresOrdering): Promise<PetStorage> {
   const table = parseTableName(options.table ?? DEFAULT_TABLE);
   const statements = buildStatements(table, ordering);
-  const { query, end } = options;
+  const { query, end, connections, deadline } = options;
+  const lockTimeout = options.lockTimeout ?? DEFAULT_LOCK_TIMEOUT;
 
   const run = (action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> => runStatement(query, action, text, values);
+  // Only the deadline's own failure is mapped here: the statements' failures come mapped already.
+  const bounded = <T>(action: DatabaseAction, operation: Promise<T>): Promise<T> =>
+    deadline === undefined ? operation : withDeadline(operation, deadline).catch((error: unknown) => Promise.reject(databaseFailure(error, action)));
   await prepareTable(query, statements, table);
 
+  async function insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
+    const values = [table.sql, pet.name, pet.categoryId, pet.status ?? null, lockTimeout, idempotency.key, idempotency.fingerprint];
+    const [inserted] = await run('store the pet with its idempotency key', statements.insertOnce, values);
+    if (inserted !== undefined) return { ...keyedPetFromRow(inserted), isReplay: false };
+    // The key's row committed before this insert ended (the index made it wait); a new statement sees it.
+    const [stored] = await run('read the pet', statements.getByKey, [idempotency.key]);
+    if (stored === undefined) throw new PetstoreError('internal_error', 'PostgreSQL storage defect: the unique index holds the idempotency key, but no row has it');
+    return { ...keyedPetFromRow(stored), isReplay: true };
+  }
+
+  async function list(wanted: StorageListQuery): Promise<Pet[]> {
+    const rows =
+      wanted.status === undefined
+        ? await run('list pets', statements.listAll, [wanted.after, wanted.limit])
+        : await run('list pets', statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
+    return rows.map(petFromRow);
+  }
+
   const storage: PetStorage = {
-    async insert(pet: NewPet): Promise<Pet> {
-      const rows = await run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null]);
-      return petFromRow(rows[0]);
-    },
-    async insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-      const values = [table.sql, pet.name, pet.categoryId, pet.status ?? null, idempotency.key, idempotency.fingerprint];
-      const [inserted] = await run('store the pet with its idempotency key', statements.insertOnce, values);
-      if (inserted !== undefined) return { ...keyedPetFromRow(inserted), isReplay: false };
-      // The key's row committed before this insert ended (the index made it wait); a new statement sees it.
-      const [stored] = await run('read the pet', statements.getByKey, [idempotency.key]);
-      if (stored === undefined) throw new PetstoreError('internal_error', 'PostgreSQL storage defect: the unique index holds the idempotency key, but no row has it');
-      return { ...keyedPetFromRow(stored), isReplay: true };
-    },
-    async get(id: number): Promise<Pet | undefined> {
-      const [row] = await run('read the pet', statements.get, [id]);
-      return row === undefined ? undefined : petFromRow(row);
-    },
-    async list(wanted: StorageListQuery): Promise<Pet[]> {
-      const rows =
-        wanted.status === undefined
-          ? await run('list pets', statements.listAll, [wanted.after, wanted.limit])
-          : await run('list pets', statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
-      return rows.map(petFromRow);
-    },
+    insert: (pet) => bounded('store the pet', run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null, lockTimeout]).then((rows) => petFromRow(rows[0]))),
+    insertOnce: (pet, idempotency) => bounded('store the pet with its idempotency key', insertOnce(pet, idempotency)),
+    get: (id) => bounded('read the pet', run('read the pet', statements.get, [id]).then(([row]) => (row === undefined ? undefined : petFromRow(row)))),
+    list: (wanted) => bounded('list pets', list(wanted)),
     // The probe reads no row but needs a connection and the table with its columns: cheap, and it also notices a dropped table.
     async checkReady(): Promise<void> {
       try {
@@ -120,5 +185,6 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
     },
   };
   if (end !== undefined) storage.close = end;
+  if (connections !== undefined) storage.connections = connections;
   return storage;
 }

@@ -35,7 +35,10 @@ export const UNEXPECTED_ERROR_MSG = 'Unexpected error; answered 500 internal_err
  */
 export function errorEntry(error: unknown, requestId: string): LogEntry {
   if (error instanceof PetstoreError && error.status === 503) {
-    return { level: 'warn', msg: STORAGE_FAILED_MSG, requestId, error: error.message, cause: describeError(error.cause) };
+    // The cause's own code (a SQLSTATE, a system error's ENOSPC) lets a reader of the log group failures by what caused them.
+    const code: unknown = typeof error.cause === 'object' && error.cause !== null ? Object.getOwnPropertyDescriptor(error.cause, 'code')?.value : undefined;
+    const causeCode = typeof code === 'string' ? { causeCode: code } : {};
+    return { level: 'warn', msg: STORAGE_FAILED_MSG, requestId, error: error.message, cause: describeError(error.cause), ...causeCode };
   }
   return { level: 'error', msg: UNEXPECTED_ERROR_MSG, requestId, error: describeError(error) };
 }

@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import pg from 'pg';
-import { findPostgresBinaries, startPostgresCluster } from '../../scripts/postgres-cluster.js';
-import type { PostgresCluster, PostgresClusterOptions } from '../../scripts/postgres-cluster.js';
+import { findPgBouncer, findPostgresBinaries, startPgBouncer, startPostgresCluster } from '../../scripts/postgres-cluster.js';
+import type { PgBouncer, PostgresCluster, PostgresClusterOptions } from '../../scripts/postgres-cluster.js';
+import { ROOT } from './process.js';
 
 /** A throwaway cluster for one test file, or why its PostgreSQL tests are skipped. */
 export type TestPostgres = { cluster: PostgresCluster; skip: false } | { cluster: undefined; skip: string };
@@ -38,4 +41,48 @@ export function makePool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** A PgBouncer for one test file, or why its tests are skipped. */
+export type TestPgBouncer = { bouncer: PgBouncer; skip: false } | { bouncer: undefined; skip: string };
+
+const MISSING_PGBOUNCER = 'PgBouncer not found (looked at /usr/sbin/pgbouncer and PATH); install the Debian package `pgbouncer` to run these tests';
+
+/**
+ * Starts PgBouncer in front of `cluster` with the `[pgbouncer]` settings given, stopped after the
+ * file's tests; skipped without the binary, except in CI (CI=true), where that is a failure.
+ */
+export async function startTestPgBouncer(cluster: PostgresCluster, settings: Readonly<Record<string, string>>, users?: readonly string[]): Promise<TestPgBouncer> {
+  const binary = findPgBouncer();
+  if (binary === undefined) {
+    if (process.env['CI'] === 'true') throw new Error(`${MISSING_PGBOUNCER}. In CI this is a failure, not a skip.`);
+    return { bouncer: undefined, skip: MISSING_PGBOUNCER };
+  }
+  const bouncer = await startPgBouncer(binary, cluster, users === undefined ? { settings } : { settings, users });
+  after(() => bouncer.stop());
+  return { bouncer, skip: false };
+}
+
+/** The fenced blocks of `language` in the section of docs/postgres.md under `heading` (up to the next heading of any level). */
+export async function postgresDocBlocks(heading: string, language: string): Promise<string[]> {
+  const markdown = await readFile(join(ROOT, 'docs', 'postgres.md'), 'utf8');
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`docs/postgres.md has no heading ${JSON.stringify(heading)}`);
+  const rest = markdown.slice(start + heading.length + 2);
+  const section = rest.slice(0, rest.search(/\n#{1,6} /) === -1 ? undefined : rest.search(/\n#{1,6} /));
+  return [...section.matchAll(new RegExp(`\n\`\`\`${language}\n([\\s\\S]*?)\n\`\`\``, 'g'))].map((match) => match[1] ?? '');
+}
+
+/** The `key = value` lines of one section of an ini file, comments (`;`, `#`) and blank lines left out. */
+export function iniSection(text: string, section: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  let current = '';
+  for (const line of text.split('\n').map((raw) => raw.trim())) {
+    if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header !== null) current = header[1] ?? '';
+    const pair = /^([A-Za-z_]+)\s*=\s*(.*)$/.exec(line);
+    if (header === null && pair !== null && current === section) settings[pair[1] ?? ''] = pair[2] ?? '';
+  }
+  return settings;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createLogLimiter, REPEAT_INTERVAL } from '../../../extras/cli/log-limiter.js';
+import { createLogLimiter, observeStorage, REPEAT_INTERVAL, STORAGE_RECOVERED_MSG } from '../../../extras/cli/log-limiter.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { STORAGE_FAILED_MSG, UNEXPECTED_ERROR_MSG } from '../../../server/core/index.js';
@@ -106,5 +106,60 @@ describe('createLogLimiter()', () => {
     assert.equal(written.length, 2);
     assert.match(String(written[0]?.['cause']), /ENOSPC: no space left on device/);
     assert.deepEqual([written[1]?.msg, written[1]?.['more']], ['The same failure repeated; not logged one by one', 299]);
+  });
+
+  test('createLogLimiter() writes each new cause of storage failures in full, even while another cause repeats, and counts each cause apart', () => {
+    const written: LogEntry[] = [];
+    const clock = manualSchedule();
+    const { log } = createLogLimiter((entry) => void written.push(entry), { schedule: clock.schedule });
+    const failure = (requestId: string, causeCode: string): LogEntry => ({ ...storageFailure(requestId), error: `Cannot store the pet: PostgreSQL is unavailable (${causeCode}: …)`, causeCode });
+    for (let index = 0; index < 50; index++) log(failure(`refused-${index}`, 'ECONNREFUSED'));
+    log(failure('lock-0', '55P03'));
+    log(failure('lock-1', '55P03'));
+    log(failure('refused-50', 'ECONNREFUSED'));
+    assert.deepEqual(written.map((entry) => [entry.requestId, entry['causeCode']]), [['refused-0', 'ECONNREFUSED'], ['lock-0', '55P03']], 'the lock timeout reaches the log while the refusals repeat');
+    clock.tick();
+    assert.deepEqual(written.slice(2).map((entry) => [entry['causeCode'], entry['more'], entry['lastRequestId']]), [['ECONNREFUSED', 50, 'refused-50'], ['55P03', 1, 'lock-1']]);
+  });
+
+  test('createLogLimiter().storageAnswered() ends a storage outage with one event giving its length, its failures and their causes, after the counts held', () => {
+    const written: LogEntry[] = [];
+    const clock = manualSchedule();
+    let time = 1_000_000;
+    const limiter = createLogLimiter((entry) => void written.push(entry), { schedule: clock.schedule, now: () => time });
+    limiter.storageAnswered();
+    assert.equal(written.length, 0, 'no outage, no event');
+    for (let index = 0; index < 3; index++) limiter.log({ ...storageFailure(`r-${index}`), causeCode: '57P01' });
+    time += 4_500;
+    limiter.log({ ...storageFailure('r-3'), causeCode: 'ECONNREFUSED' });
+    time += 7_250;
+    limiter.storageAnswered();
+    limiter.storageAnswered();
+    assert.deepEqual(written.map((entry) => [entry.msg, entry['causeCode'] ?? entry['causeCodes'], entry['more']]), [
+      [STORAGE_FAILED_MSG, '57P01', undefined],
+      [STORAGE_FAILED_MSG, 'ECONNREFUSED', undefined],
+      ['The same failure repeated; not logged one by one', '57P01', 2],
+      [STORAGE_RECOVERED_MSG, ['57P01', 'ECONNREFUSED'], undefined],
+    ]);
+    assert.deepEqual(written.at(-1), { level: 'info', msg: 'The storage recovered', outageSeconds: 11.75, failures: 4, causeCodes: ['57P01', 'ECONNREFUSED'] });
+    limiter.log({ ...storageFailure('r-4'), causeCode: '57P01' });
+    assert.equal(written.at(-1)?.requestId, 'r-4', 'the next outage is written in full from its first failure');
+  });
+
+  test('observeStorage() passes every answer through and tells the limiter, and keeps what the storage has', async () => {
+    let answers = 0;
+    const pet = { id: 1, name: 'Rex', categoryId: 1 };
+    const storage: PetStorage = {
+      insert: async () => pet, get: async () => pet, list: async () => [pet], checkReady: async () => undefined,
+      connections: () => ({ max: 1, total: 1, idle: 1, waiting: 0, waitTimeouts: 0 }),
+    };
+    const observed = observeStorage(storage, { storageAnswered: () => void answers++ });
+    assert.deepEqual([await observed.insert(pet), await observed.get(1), await observed.list({ status: undefined, after: 0, limit: 1 })], [pet, pet, [pet]]);
+    await observed.checkReady?.();
+    assert.equal(answers, 4);
+    assert.equal(observed.insertOnce, undefined, 'a storage without insertOnce stays without it');
+    assert.deepEqual(observed.connections?.(), storage.connections?.());
+    await assert.rejects(observeStorage({ ...storage, get: () => Promise.reject(new Error('down')) }, { storageAnswered: () => void answers++ }).get(1), /down/);
+    assert.equal(answers, 4, 'a failure is no answer');
   });
 });

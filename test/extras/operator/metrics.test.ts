@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { createMemoryStorage, createPetstore } from '../../../lib/index.js';
+import { createMemoryStorage, createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { createMetrics, instrumentStorage } from '../../../extras/operator/index.js';
 import type { Metrics } from '../../../extras/operator/index.js';
@@ -87,8 +87,8 @@ describe('GET /metrics', () => {
       assert.equal(valueOf(samples, 'petstore_http_request_duration_seconds_bucket', { operation: 'getPet', le: '+Inf' }), 3);
       assert.ok((valueOf(samples, 'petstore_http_request_duration_seconds_sum', { operation: 'getPet' }) ?? 0) > 0);
       assert.equal(valueOf(samples, 'petstore_http_requests_in_flight'), 1, 'the scrape itself');
-      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insert' }), 1);
-      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'get' }), 3);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insert', outcome: 'ok' }), 1);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'get', outcome: 'ok' }), 3);
       assert.ok((valueOf(samples, 'process_resident_memory_bytes') ?? 0) > 1_000_000);
       assert.ok((valueOf(samples, 'petstore_heap_used_bytes') ?? 0) > 1_000_000);
       for (const quantile of ['0.5', '0.99']) assert.notEqual(valueOf(samples, 'petstore_event_loop_delay_seconds', { quantile }), undefined);
@@ -125,8 +125,8 @@ describe('GET /metrics', () => {
       assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'replayed' }), 2 + replays);
       assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'key_reused' }), 1);
       assert.equal(valueOf(samples, 'petstore_idempotency_outcomes_total', { outcome: 'in_flight' }), conflicts);
-      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insertOnce' }), 4 + 1 + replays);
-      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insert' }), 1);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insertOnce', outcome: 'ok' }), 4 + 1 + replays);
+      assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'memory', operation: 'insert', outcome: 'ok' }), 1);
     } finally {
       await server.close();
     }
@@ -159,6 +159,43 @@ describe('GET /metrics', () => {
     if (!('skipped' in checked)) assert.deepEqual([checked.status, checked.output], [0, '']);
   });
 
+  test('GET /metrics shows a storage\'s pool (connections, idle, waiting, wait timeouts), its failures by cause, and its durations by outcome, as promtool accepts', async (context) => {
+    const metrics = createMetrics();
+    const failure = (code: string): PetstoreError => new PetstoreError('unavailable', `Cannot store the pet: ${code}`, { cause: Object.assign(new Error(code), { code }) });
+    let lockTimeouts = 0;
+    const storage: PetStorage = {
+      insert: () => (lockTimeouts++ < 2 ? Promise.reject(failure('55P03')) : Promise.reject(failure('PETSTORE_POOL_WAIT'))),
+      get: () => Promise.reject(new PetstoreError('unavailable', 'Cannot read the pet', { cause: new Error('no code') })),
+      list: async () => [],
+      connections: () => ({ max: 10, total: 7, idle: 2, waiting: 3, waitTimeouts: 1 }),
+    };
+    const instrumented = instrumentStorage(storage, metrics, 'postgres');
+    assert.deepEqual(instrumented.connections?.(), storage.connections?.(), 'the pool stays visible through the instrumented storage');
+    const server = await startTestServer({ store: createPetstore({ storage: instrumented }), metrics });
+    try {
+      for (let index = 0; index < 3; index++) assert.equal((await call(server, 'POST', '/v1/pets', { headers: JSON_POST, body: '{"name":"Rex","categoryId":1}' })).status, 503);
+      assert.equal((await call(server, 'GET', '/v1/pets/1', { headers: AUTH })).status, 503);
+      assert.equal((await call(server, 'GET', '/v1/pets', { headers: AUTH })).status, 200);
+      const reply = await call(server, 'GET', '/metrics');
+      const samples = parseExposition(reply.text);
+      const errors = (operation: string, cause: string): number | undefined => valueOf(samples, 'petstore_storage_errors_total', { storage: 'postgres', operation, cause });
+      assert.deepEqual([errors('insert', '55P03'), errors('insert', 'PETSTORE_POOL_WAIT'), errors('get', 'unknown')], [2, 1, 1]);
+      const durations = (operation: string, outcome: string): number | undefined => valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'postgres', operation, outcome });
+      assert.deepEqual([durations('insert', 'error'), durations('insert', 'ok'), durations('list', 'ok'), durations('list', 'error')], [3, 0, 1, 0]);
+      const pool = (name: string): number | undefined => valueOf(samples, name, { storage: 'postgres' });
+      assert.deepEqual(
+        ['max_connections', 'connections', 'idle_connections', 'waiting_requests', 'wait_timeouts_total'].map((name) => pool(`petstore_storage_pool_${name}`)),
+        [10, 7, 2, 3, 1],
+      );
+      assert.match(reply.text, /# TYPE petstore_storage_pool_wait_timeouts_total counter\n/);
+      const checked = promtoolCheck(reply.text);
+      if ('skipped' in checked) context.skip(checked.skipped);
+      else assert.deepEqual([checked.status, checked.output], [0, ''], 'promtool check metrics reports no problem');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('instrumentStorage() times failed operations too, and keeps checkReady and close', async () => {
     const metrics = createMetrics();
     let isClosed = false;
@@ -175,8 +212,8 @@ describe('GET /metrics', () => {
     await storage.close?.();
     assert.equal(isClosed, true);
     const samples = parseExposition(metrics.render());
-    assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'test', operation: 'insert' }), 1);
-    assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'test', operation: 'checkReady' }), 1);
+    assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'test', operation: 'insert', outcome: 'error' }), 1);
+    assert.equal(valueOf(samples, 'petstore_storage_operation_duration_seconds_count', { storage: 'test', operation: 'checkReady', outcome: 'ok' }), 1);
     const bare = instrumentStorage(createMemoryStorage(), metrics, 'bare');
     assert.equal(bare.checkReady, undefined, 'a storage without checkReady stays without it');
   });

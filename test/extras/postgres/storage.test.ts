@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { createPetstore } from '../../../lib/index.js';
 import type { Pet, PetStorage } from '../../../lib/index.js';
-import { createPostgresStorage } from '../../../extras/postgres/index.js';
+import { createPostgresStorage, DEFAULT_LOCK_TIMEOUT } from '../../../extras/postgres/index.js';
 import type { PostgresQuery } from '../../../extras/postgres/index.js';
 import { runStorageContract } from '../../../server/testing/index.js';
 import { freshTable, makePool, startTestPostgres } from '../../support/postgres.js';
@@ -97,7 +97,7 @@ describe('createPostgresStorage() without a database', () => {
     await storage.get(9);
     assert.deepEqual(
       seen.slice(3).map(([, values]) => values),
-      [['"shop"."pets"', name, 4, null], ['sold', 7, 3], [8, 4], [9]],
+      [['"shop"."pets"', name, 4, null, DEFAULT_LOCK_TIMEOUT], ['sold', 7, 3], [8, 4], [9]],
     );
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('Robert') && !text.includes('sold'), text);
   });
@@ -114,7 +114,7 @@ describe('createPostgresStorage() without a database', () => {
     assert.ok(storage.insertOnce !== undefined);
     const replay = await storage.insertOnce({ name: 'Rex', categoryId: 1 }, { key: "k'); DROP TABLE pets;--", fingerprint: 'f' });
     assert.deepEqual({ ...replay, pet: { ...replay.pet } }, { pet: { id: 3, name: 'Rex', categoryId: 1 }, fingerprint: 'f', isReplay: true });
-    assert.deepEqual(seen.slice(3).map(([, values]) => values), [['"pets"', 'Rex', 1, null, "k'); DROP TABLE pets;--", 'f'], ["k'); DROP TABLE pets;--"]]);
+    assert.deepEqual(seen.slice(3).map(([, values]) => values), [['"pets"', 'Rex', 1, null, DEFAULT_LOCK_TIMEOUT, "k'); DROP TABLE pets;--", 'f'], ["k'); DROP TABLE pets;--"]]);
     for (const [text] of seen.slice(3)) assert.ok(!text.includes('DROP'), text);
     rowOfKey = [];
     await rejection(() => storage.insertOnce?.({ name: 'Rex', categoryId: 1 }, { key: 'k', fingerprint: 'f' }) ?? Promise.resolve(), 'internal_error', /the unique index holds the idempotency key, but no row has it/);
@@ -428,19 +428,25 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     await inserting.end();
   });
 
-  test('a PostgreSQL insert answers `unavailable` when another session holds the insert lock past lock_timeout', async () => {
+  test('a PostgreSQL insert answers `unavailable` when another session holds the insert lock past the lock timeout set inside its transaction', async () => {
     const table = freshTable();
-    const impatient = new pg.Pool({ connectionString: url, max: 1, lock_timeout: 100 });
-    const storage = await createPostgresStorage({ query: impatient.query.bind(impatient), table });
+    // No lock_timeout on the pool: the storage sets its own inside each create's transaction. The
+    // statement timeout only keeps the test bounded should the storage's lock timeout be missing.
+    const impatient = new pg.Pool({ connectionString: url, max: 1, statement_timeout: 5_000 });
+    impatient.on('error', () => undefined);
+    const storage = await createPostgresStorage({ query: impatient.query.bind(impatient), table, lockTimeout: 100 });
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock(1348826227, ($1::regclass::oid::bigint - 2147483648)::integer)', [table]);
       const error = await rejection(() => storage.insert({ name: 'Blocked', categoryId: 1 }), 'unavailable');
-      assert.match(error.message, /55P03: another session held the insert lock of the pets table/);
+      assert.match(error.message, /55P03: another session held a lock the create needed past lock_timeout/);
+      const keyed = await rejection(() => storage.insertOnce?.({ name: 'Blocked', categoryId: 1 }, { key: 'k', fingerprint: 'f' }) ?? Promise.resolve(), 'unavailable');
+      assert.match(keyed.message, /55P03/);
     } finally {
       await holder.end();
     }
+    assert.deepEqual((await impatient.query('SHOW lock_timeout')).rows, [{ lock_timeout: '0' }], 'the lock timeout ended with its transaction; the session keeps none');
     assert.equal((await storage.insert({ name: 'Free again', categoryId: 1 })).name, 'Free again');
     await impatient.end();
   });
