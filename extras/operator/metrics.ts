@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
-import type { HeaderList, PetStorage } from '../../lib/index.js';
+import type { PetStorage } from '../../lib/index.js';
+import type { HeaderList } from '../../server/core/response.js';
 import { REPLAYED_HEADER } from '../../server/core/idempotency-key.js';
 import { Counter, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';

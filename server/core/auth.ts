@@ -1,5 +1,5 @@
-import { PetstoreError } from '../../lib/index.js';
 import { errorResponse } from './error-response.js';
+import { HttpError } from './http-error.js';
 import type { BareResponse } from './response.js';
 import { digestsEqual, sha256 } from './sha256.js';
 
@@ -96,12 +96,12 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 }
 
 /** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
-export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreError {
-  if (verdict === 'missing') return new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
+export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): HttpError {
+  if (verdict === 'missing') return new HttpError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
   if (verdict === 'oversized') {
-    return new PetstoreError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
+    return new HttpError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
   }
-  return new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+  return new HttpError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
 }
 
 /** The 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */

@@ -1,4 +1,4 @@
-import type { HeaderList } from '../../lib/index.js';
+import type { HeaderList } from './response.js';
 import { base64UrlOf } from './base64.js';
 import { sha256 } from './sha256.js';
 

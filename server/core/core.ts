@@ -1,5 +1,5 @@
 import { PetstoreError, VERSION_PATH } from '../../lib/index.js';
-import type { HeaderList, Petstore } from '../../lib/index.js';
+import type { Petstore } from '../../lib/index.js';
 import { createKeyring } from './api-keys.js';
 import type { ApiKeys, Keyring } from './api-keys.js';
 import { UNAUTHORIZED_RESPONSES } from './auth.js';
@@ -7,6 +7,7 @@ import { DEFAULT_BODY_LIMIT } from './body.js';
 import { createCors, isAllowedOrigin, preflightHeaders } from './cors.js';
 import type { Cors, CorsOrigins } from './cors.js';
 import { errorResponse, isLoggedError, logToConsole } from './error-response.js';
+import { HttpError } from './http-error.js';
 import { errorEntry } from './log.js';
 import type { Logger } from './log.js';
 import { createOperations } from './operations.js';
@@ -16,7 +17,7 @@ import { headerOf, originForm } from './request.js';
 import type { CoreRequest } from './request.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { emptyResponse, NO_HEADERS } from './response.js';
-import type { BareResponse, CoreResponse } from './response.js';
+import type { BareResponse, CoreResponse, HeaderList } from './response.js';
 import { createRouter } from './router.js';
 import type { RouteMatch } from './router.js';
 
@@ -137,7 +138,7 @@ function fail(context: CoreContext, stamp: Stamp, error: unknown, operation?: st
 }
 
 function notAllowed(context: CoreContext, stamp: Stamp, method: string, allow: string): CoreResponse {
-  return fail(context, stamp, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}`, { headers: ['Allow', allow] }));
+  return fail(context, stamp, new HttpError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}`, { headers: ['Allow', allow] }));
 }
 
 /** Runs an answer that may throw or reject; either becomes the Error answer. No closure is made for an answer given at once. */

@@ -1,5 +1,5 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, PetstoreError } from '../../lib/index.js';
-import type { HeaderList, NewPet, Petstore } from '../../lib/index.js';
+import type { NewPet, Petstore } from '../../lib/index.js';
 import { createOpenApiDocument } from '../../extras/docs-site/openapi/index.js';
 import { renderInterfacePage } from '../../extras/docs-site/reference/interface-page.js';
 import { renderReferencePage } from '../../extras/docs-site/reference/page.js';
@@ -11,7 +11,7 @@ import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { parseDecimalInteger, parseListQuery } from './query.js';
 import type { CoreRequest } from './request.js';
 import { jsonResponse } from './response.js';
-import type { BareResponse } from './response.js';
+import type { BareResponse, HeaderList } from './response.js';
 import type { OperationName } from './routes.js';
 
 /** One call of an operation: the request and what routing made of it. */
