@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { PetstoreError } from '../lib/index.js';
-import { authError, createAuthenticator, readJsonBodyOrAnswer, sendError, sendJson } from '../server/node/index.js';
+import { authError, createAuthenticator, HttpError, readJsonBodyOrAnswer, sendError, sendJson } from '../server/node/index.js';
 
 /** The answer to a queued message [spec 4.4]. */
 export interface QueuedMessage {
@@ -69,7 +69,7 @@ export async function startMessagesServer(options: MessagesServerOptions): Promi
     const path = (request.url ?? '').split('?')[0];
     if (path !== MESSAGES_PATH) return sendError(response, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path)}`));
     if (request.method !== 'POST') {
-      return sendError(response, new PetstoreError('method_not_allowed', `${request.method} is not allowed here; allowed: POST`, { headers: ['Allow', 'POST'] }));
+      return sendError(response, new HttpError('method_not_allowed', `${request.method} is not allowed here; allowed: POST`, { headers: ['Allow', 'POST'] }));
     }
     postMessage(request, response).catch((error: unknown) => sendError(response, error));
   });

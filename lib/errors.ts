@@ -38,36 +38,19 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
-/** Response headers as a flat `[name, value, name, value, …]` list, the order they are sent in. */
-export type HeaderList = readonly string[];
-
 /** Options of a PetstoreError beyond its code and message. */
 export interface PetstoreErrorOptions {
   details?: ErrorDetail[];
   cause?: unknown;
-  /** Headers the interface's answer to this error carries (the allowed methods of a 405, the challenge of a 401); the HTTP layer sets them. */
-  headers?: HeaderList;
-  /** The id of the request, as the server's answer reported it and the client sets it: the id to find in the server's log. */
-  requestId?: string;
-  /** How many requests a client sent for the call that failed, as the client sets it. */
-  attempts?: number;
   /** Whether an `internal_error`'s message is written for the client (a host's setup mistake and its fix), so the answer keeps it; still logged. */
   isPublic?: boolean;
 }
-
-const NO_HEADERS: HeaderList = [];
 
 /** The one error class of the project: an expected failure with the spec's `code`, `message` and `status`. */
 export class PetstoreError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
-  readonly headers: HeaderList;
-  /** The id of the failed request, when a client learned it from the server's answer; never part of the Error body. */
-  readonly requestId: string | undefined;
-  /** How many requests the client sent before this failure ended the call; undefined for failures of the engine itself. */
-  readonly attempts: number | undefined;
-  /** Whether the Error body keeps this error's message even as an `internal_error`. */
   readonly isPublic: boolean;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
@@ -76,9 +59,6 @@ export class PetstoreError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code];
     this.details = options.details;
-    this.headers = options.headers ?? NO_HEADERS;
-    this.requestId = options.requestId;
-    this.attempts = options.attempts;
     this.isPublic = options.isPublic ?? false;
   }
 

@@ -68,8 +68,6 @@ export type { ErrorCode } from './errors.js';
 export type { ErrorDetail } from './errors.js';
 /** Options of PetstoreError beyond its code and message. */
 export type { PetstoreErrorOptions } from './errors.js';
-/** Headers as a flat name, value list, as PetstoreError carries them. */
-export type { HeaderList } from './errors.js';
 /** The contract every storage implements. */
 export type { PetStorage } from './storage/storage.js';
 /** A storage's pool of database connections at one moment, as metrics show it. */

@@ -1,6 +1,8 @@
-import { ERROR_CODES, PetstoreError } from '../../lib/index.js';
+import { ERROR_CODES } from '../../lib/index.js';
 import { isPetStatus } from '../../lib/validate.js';
-import type { ErrorBody, ErrorCode, ErrorDetail, Pet, PetstoreErrorOptions } from '../../lib/index.js';
+import type { ErrorBody, ErrorCode, ErrorDetail, Pet } from '../../lib/index.js';
+import { PetstoreClientError } from './client-error.js';
+import type { PetstoreClientErrorOptions } from './client-error.js';
 
 /** Where an answer came from, for messages. */
 export interface AnswerSource {
@@ -11,8 +13,8 @@ export interface AnswerSource {
   requestId?: string | undefined;
 }
 
-/** The options of a PetstoreError made from an answer: the request id it carried, and the details or cause given. */
-function errorOptions(source: AnswerSource, options: PetstoreErrorOptions): PetstoreErrorOptions {
+/** The options of a PetstoreClientError made from an answer: the request id it carried, and the details or cause given. */
+function errorOptions(source: AnswerSource, options: PetstoreClientErrorOptions): PetstoreClientErrorOptions {
   return source.requestId === undefined ? options : { ...options, requestId: source.requestId };
 }
 
@@ -29,8 +31,8 @@ function isErrorDetail(value: unknown): value is ErrorDetail {
 }
 
 /** The answer is not the interface's: a proxy's page, a wrong base URL, another service. */
-export function unexpectedAnswer(source: AnswerSource, problem: string, cause?: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Unexpected answer to ${source.method} ${source.url}: HTTP ${source.status}, ${problem}`, errorOptions(source, cause === undefined ? {} : { cause }));
+export function unexpectedAnswer(source: AnswerSource, problem: string, cause?: unknown): PetstoreClientError {
+  return new PetstoreClientError('unavailable', `Unexpected answer to ${source.method} ${source.url}: HTTP ${source.status}, ${problem}`, errorOptions(source, cause === undefined ? {} : { cause }));
 }
 
 /** Parses a body as JSON, or undefined when it is not JSON. */
@@ -53,11 +55,11 @@ function asErrorBody(value: unknown, status: number): ErrorBody | undefined {
   return body;
 }
 
-/** The PetstoreError for an error answer: the server's own code, message and details when it sent the Error body. */
-export function errorFromAnswer(source: AnswerSource, text: string, contentType: string | null): PetstoreError {
+/** The PetstoreClientError for an error answer: the server's own code, message and details when it sent the Error body. */
+export function errorFromAnswer(source: AnswerSource, text: string, contentType: string | null): PetstoreClientError {
   const body = asErrorBody(parseJson(text), source.status);
   if (body === undefined) return unexpectedAnswer(source, `not an Error body (Content-Type ${JSON.stringify(contentType)}): ${JSON.stringify(text.slice(0, 200))}`);
-  return new PetstoreError(body.code, body.message, errorOptions(source, body.details === undefined ? {} : { details: body.details }));
+  return new PetstoreClientError(body.code, body.message, errorOptions(source, body.details === undefined ? {} : { details: body.details }));
 }
 
 /** Narrows a parsed value to a Pet [spec 2], as a fresh frozen object with only the Pet fields, like the in-process store hands out. */

@@ -2,6 +2,10 @@
 
 /** A client of the interface: the spec's three operations over HTTP, with paging and deprecation notices. */
 export { PetstoreClient } from './petstore-client.js';
+/** The error a PetstoreClient call throws: the server's Error, with the request's id and the call's attempts. */
+export { PetstoreClientError } from './client-error.js';
+/** Options of PetstoreClientError. */
+export type { PetstoreClientErrorOptions } from './client-error.js';
 /** Options of PetstoreClient. */
 export type { PetstoreClientOptions } from './petstore-client.js';
 /** Options of PetstoreClient.pets. */

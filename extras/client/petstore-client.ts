@@ -1,8 +1,10 @@
 import { MAX_LIMIT, PetstoreError, validateIdempotencyKey, validateNewPet } from '../../lib/index.js';
-import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi, PetstoreErrorOptions } from '../../lib/index.js';
+import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi } from '../../lib/index.js';
 import { MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';
+import { PetstoreClientError } from './client-error.js';
+import type { PetstoreClientErrorOptions } from './client-error.js';
 import { readDeprecation } from './deprecation.js';
 import type { DeprecationNotice } from './deprecation.js';
 import type { FetchFunction, FetchInit, FetchResponse } from './fetch.js';
@@ -151,9 +153,9 @@ function warnOnce(): (notice: DeprecationNotice) => void {
 /**
  * A typed client of the HTTP interface with the same operations, arguments and results as the
  * in-process store (`PetstoreApi`), so embedding code can switch between the two. Failures are the
- * same PetstoreErrors the server sent, with the answer's `X-Request-Id` as `requestId` (the id to
- * look for in the server's log); an answer that is not the interface's, or no answer at all, is an
- * `unavailable` PetstoreError. Every call retries what a retry may fix (see `RetryOptions`), and
+ * same PetstoreErrors the server sent, as PetstoreClientErrors with the answer's `X-Request-Id` as
+ * `requestId` (the id to look for in the server's log) and the call's `attempts`; an answer that is
+ * not the interface's, or no answer at all, is an `unavailable` PetstoreClientError. Every call retries what a retry may fix (see `RetryOptions`), and
  * `createPet` sends one `Idempotency-Key` on all its attempts, so the pet is stored once.
  */
 export class PetstoreClient implements PetstoreApi {
@@ -372,16 +374,16 @@ export class PetstoreClient implements PetstoreApi {
    * call gave up (`detail` says why) or needed more than one request, so a server's own message on a
    * first answer stays as the server wrote it.
    */
-  #counted(error: PetstoreError, attempts: number, detail: string): PetstoreError {
+  #counted(error: PetstoreError, attempts: number, detail: string): PetstoreClientError {
     const message = detail === '' && attempts === 1 ? error.message : `${error.message} (${plural(attempts, 'attempt')}${detail})`;
-    const options: PetstoreErrorOptions = { attempts };
+    const options: PetstoreClientErrorOptions = { attempts };
     if (error.details !== undefined) options.details = error.details;
     if (error.cause !== undefined) options.cause = error.cause;
-    if (error.requestId !== undefined) options.requestId = error.requestId;
-    return new PetstoreError(error.code, message, options);
+    if (error instanceof PetstoreClientError && error.requestId !== undefined) options.requestId = error.requestId;
+    return new PetstoreClientError(error.code, message, options);
   }
 
-  #failure(answer: Answer): PetstoreError {
+  #failure(answer: Answer): PetstoreClientError {
     return this.#counted(errorFromAnswer(answer, answer.text, answer.response.headers.get('content-type')), answer.attempts, '');
   }
 

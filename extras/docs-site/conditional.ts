@@ -1,6 +1,5 @@
-import type { HeaderList } from '../../lib/index.js';
-import { base64UrlOf } from '../../server/core/base64.js';
-import { sha256 } from '../../server/core/sha256.js';
+import type { HeaderList } from '../../server/core/index.js';
+import { sha256Base64 } from './digest.js';
 
 /** A text served as it is, with a validator: its bytes, encoded once, and the headers of its 200. */
 export interface Representation {
@@ -18,7 +17,7 @@ export const REVALIDATE = 'no-cache';
 
 /** A strong entity tag for a text: the base64url SHA-256 of its UTF-8 bytes, quoted [RFC 9110 §8.8.3]. */
 export function entityTagOf(text: string): string {
-  return `"${base64UrlOf(sha256(text))}"`;
+  return `"${sha256Base64(text, 'base64url')}"`;
 }
 
 /**

@@ -62,7 +62,7 @@ export interface PetStorage {
   list(query: StorageListQuery): Promise<Pet[]>;
   /**
    * Resolves when the storage can serve reads and writes now; rejects with a `PetstoreError('unavailable')`
-   * whose message names the problem and what an operator can do (a future `/readyz` shows it). Optional:
+   * whose message names the problem and what an operator can do (a server's readiness check shows it). Optional:
    * a storage without it is always ready. It may try to repair a passing fault, such as a full disk freed since.
    */
   checkReady?(): Promise<void>;

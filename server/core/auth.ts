@@ -1,7 +1,6 @@
-import { PetstoreError } from '../../lib/index.js';
 import { errorResponse } from './error-response.js';
+import { HttpError } from './http-error.js';
 import type { BareResponse } from './response.js';
-import { digestsEqual, sha256 } from './sha256.js';
 
 /** Realm named in every `WWW-Authenticate` challenge. */
 const REALM = 'petstore';
@@ -17,15 +16,15 @@ const VERDICT_CACHE_SIZE = 256;
 
 /**
  * Longest bearer token (and API key) accepted, in characters (decided; RFC 6750 sets no bound): far
- * above any generated key, and a longer token is refused before it is hashed, so a 16 KB guess costs
- * no more than a short one.
+ * above any generated key, and a longer token is refused before it is compared, so a 16 KB guess
+ * costs no more than a short one.
  */
 export const MAX_TOKEN_LENGTH = 4096;
 
 /** Longest `Authorization` value looked at: the scheme, a token of MAX_TOKEN_LENGTH and spaces around it; a longer one is not even trimmed. */
 const MAX_AUTHORIZATION_LENGTH = MAX_TOKEN_LENGTH + 64;
 
-/** The outcome of checking a request's `Authorization` header; `oversized` is a token longer than MAX_TOKEN_LENGTH, never hashed. */
+/** The outcome of checking a request's `Authorization` header; `oversized` is a token longer than MAX_TOKEN_LENGTH, never compared. */
 export type AuthVerdict = 'accepted' | 'missing' | 'invalid' | 'oversized';
 
 /**
@@ -59,19 +58,59 @@ export function checkApiKeys(caller: string, apiKeys: unknown): asserts apiKeys 
   if (problem !== undefined) throw new TypeError(`${caller}: ${problem}`);
 }
 
+/** The keys as character codes, each padded with zeros to the longest key's length, and their true lengths. */
+interface PaddedKeys {
+  readonly width: number;
+  readonly codes: readonly Uint16Array[];
+  readonly lengths: readonly number[];
+}
+
+function padKeys(apiKeys: readonly string[]): PaddedKeys {
+  const width = Math.max(...apiKeys.map((key) => key.length));
+  const codes = apiKeys.map((key) => {
+    const padded = new Uint16Array(width);
+    for (let index = 0; index < key.length; index++) padded[index] = key.charCodeAt(index);
+    return padded;
+  });
+  return { width, codes, lengths: apiKeys.map((key) => key.length) };
+}
+
+/**
+ * Whether a token is one of the keys, compared in constant time: every key, every position up to the
+ * longest key's length, differences XOR-accumulated with no early exit. The time depends on the
+ * number of keys and the longest one's length (the configuration), never on where a guess differs,
+ * how long it is, or which key it matched; no hash is needed.
+ */
+function isKnownKey(token: string, keys: PaddedKeys): boolean {
+  const { width, codes, lengths } = keys;
+  const tokenLength = token.length;
+  let matches = 0;
+  for (let key = 0; key < codes.length; key++) {
+    const padded = codes[key] as Uint16Array;
+    let difference = tokenLength ^ (lengths[key] as number);
+    for (let index = 0; index < width; index++) {
+      // Past its end the token reads as zeros, as the padded keys do; its length is the guesser's own.
+      difference |= (index < tokenLength ? token.charCodeAt(index) : 0) ^ (padded[index] as number);
+    }
+    // 1 when the difference is 0, else 0, without a branch on which key matched.
+    matches |= ((difference | -difference) >>> 31) ^ 1;
+  }
+  return matches === 1;
+}
+
 /**
  * Checks `Authorization: Bearer <key>` headers against the configured keys [spec 5].
  *
- * Keys are compared as SHA-256 digests in constant time, so the comparison time depends on neither
- * the key's length nor how much of it a guess got right, and every key is compared (no early exit),
- * so two keys can be valid during a rotation. Header values that were accepted are remembered in a
- * small set: a hit only ever happens for a value that already proved itself, so its speed reveals
- * nothing an attacker does not already know. Rejected values are never remembered, so guesses
- * cannot fill the set, and every guess pays the full comparison.
+ * A token is compared with every key in constant time (`isKnownKey`), so the comparison time depends
+ * on neither how much of a key a guess got right nor which key it matched, and two keys can be valid
+ * during a rotation. Header values that were accepted are remembered in a small set: a hit only ever
+ * happens for a value that already proved itself, so its speed reveals nothing an attacker does not
+ * already know. Rejected values are never remembered, so guesses cannot fill the set, and every
+ * guess pays the full comparison.
  */
 export function createAuthenticator(apiKeys: readonly string[]): (authorization: string | undefined) => AuthVerdict {
   checkApiKeys('createAuthenticator', apiKeys);
-  const keyDigests = apiKeys.map(sha256);
+  const keys = padKeys(apiKeys);
   const accepted = new Set<string>();
 
   return function authenticate(authorization) {
@@ -83,12 +122,7 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
     const token = authorization.slice(7).replace(/^ +| +$/g, '');
     if (token.length === 0) return 'missing';
     if (token.length > MAX_TOKEN_LENGTH) return 'oversized';
-    const tokenDigest = sha256(token);
-    let isKnownKey = false;
-    for (const keyDigest of keyDigests) {
-      if (digestsEqual(tokenDigest, keyDigest)) isKnownKey = true;
-    }
-    if (!isKnownKey) return 'invalid';
+    if (!isKnownKey(token, keys)) return 'invalid';
     if (accepted.size >= VERDICT_CACHE_SIZE) accepted.clear();
     accepted.add(authorization);
     return 'accepted';
@@ -96,12 +130,12 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 }
 
 /** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
-export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): PetstoreError {
-  if (verdict === 'missing') return new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
+export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): HttpError {
+  if (verdict === 'missing') return new HttpError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
   if (verdict === 'oversized') {
-    return new PetstoreError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
+    return new HttpError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
   }
-  return new PetstoreError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+  return new HttpError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
 }
 
 /** The 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */

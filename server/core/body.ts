@@ -1,4 +1,5 @@
 import { PetstoreError } from '../../lib/index.js';
+import { HttpError } from './http-error.js';
 import { findJsonSyntaxProblem } from './json-syntax.js';
 import { headerOf } from './request.js';
 import type { RequestBody, RequestHeaders } from './request.js';
@@ -44,8 +45,8 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return mediaType.length === JSON_MEDIA_TYPE.length && mediaType.toLowerCase() === JSON_MEDIA_TYPE;
 }
 
-function unsupported(message: string): PetstoreError {
-  return new PetstoreError('unsupported_media_type', message, { headers: UNSUPPORTED_MEDIA_TYPE_HEADERS });
+function unsupported(message: string): HttpError {
+  return new HttpError('unsupported_media_type', message, { headers: UNSUPPORTED_MEDIA_TYPE_HEADERS });
 }
 
 function tooLarge(options: JsonBodyOptions): PetstoreError {

@@ -1,5 +1,5 @@
 import { PetstoreError, VERSION_PATH } from '../../lib/index.js';
-import type { HeaderList, Petstore } from '../../lib/index.js';
+import type { Petstore } from '../../lib/index.js';
 import { createKeyring } from './api-keys.js';
 import type { ApiKeys, Keyring } from './api-keys.js';
 import { UNAUTHORIZED_RESPONSES } from './auth.js';
@@ -7,6 +7,7 @@ import { DEFAULT_BODY_LIMIT } from './body.js';
 import { createCors, isAllowedOrigin, preflightHeaders } from './cors.js';
 import type { Cors, CorsOrigins } from './cors.js';
 import { errorResponse, isLoggedError, logToConsole } from './error-response.js';
+import { HttpError } from './http-error.js';
 import { errorEntry } from './log.js';
 import type { Logger } from './log.js';
 import { createInterfaceState, ROUTES } from './operations.js';
@@ -16,7 +17,7 @@ import { headerOf, originForm } from './request.js';
 import type { CoreRequest, RequestHeaders } from './request.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { emptyResponse, NO_HEADERS } from './response.js';
-import type { BareResponse, CoreResponse } from './response.js';
+import type { BareResponse, CoreResponse, HeaderList } from './response.js';
 
 /** Default path prefix of the API [spec 1: both base addresses end in `/v1`]. */
 export const DEFAULT_BASE_PATH = VERSION_PATH;
@@ -231,7 +232,7 @@ function fail(context: CoreContext, stamp: Stamp, error: unknown, operation?: st
 }
 
 function notAllowed(context: CoreContext, stamp: Stamp, method: string, allow: string): CoreResponse {
-  return fail(context, stamp, new PetstoreError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}`, { headers: ['Allow', allow] }));
+  return fail(context, stamp, new HttpError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}`, { headers: ['Allow', allow] }));
 }
 
 /** What answering a request needs, built once per core. */

@@ -1,4 +1,4 @@
-import type { HeaderList } from '../../lib/index.js';
+import type { HeaderList } from './response.js';
 
 /** Which browser origins may call the interface: a list of origins (`https://app.example.com`), or `'*'` for any. */
 export type CorsOrigins = readonly string[] | '*';

@@ -1,6 +1,8 @@
 import { IN_FLIGHT_RETRY_AFTER, MAX_IDEMPOTENCY_KEY_LENGTH, PetstoreError } from '../../lib/index.js';
-import type { CreatePetOutcome, HeaderList } from '../../lib/index.js';
+import type { CreatePetOutcome } from '../../lib/index.js';
+import { HttpError } from './http-error.js';
 import type { RequestHeaders } from './request.js';
+import type { HeaderList } from './response.js';
 
 /** The request header of an idempotent create [draft-ietf-httpapi-idempotency-key-header-07 §2], lower-cased as the core reads headers. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -89,7 +91,7 @@ export function replayHeaders(outcome: CreatePetOutcome): HeaderList {
  */
 export function withRetryAfter(error: unknown): never {
   if (error instanceof PetstoreError && error.code === 'idempotency_key_in_use') {
-    throw new PetstoreError(error.code, error.message, { cause: error, headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] });
+    throw new HttpError(error.code, error.message, { cause: error, headers: ['Retry-After', String(IN_FLIGHT_RETRY_AFTER)] });
   }
   throw error;
 }

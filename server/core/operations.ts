@@ -1,10 +1,10 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_LIMIT, MIN_LIMIT, PetstoreError } from '../../lib/index.js';
-import type { HeaderList, ListPetsQuery, NewPet, Petstore } from '../../lib/index.js';
+import type { ListPetsQuery, NewPet, Petstore } from '../../lib/index.js';
 import { readJsonBody } from './body.js';
 import { parseIdempotencyKey, replayHeaders, withRetryAfter } from './idempotency-key.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { jsonResponse } from './response.js';
-import type { BareResponse } from './response.js';
+import type { BareResponse, HeaderList } from './response.js';
 import type { InterfaceState, OperationCall, Route } from './routes.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { HeaderList } from '../../lib/index.js';
+/** Response headers as a flat `[name, value, name, value, …]` list, the order they are sent in. */
+export type HeaderList = readonly string[];
 
 /** An answer as its parts build it: status, headers and body, what an adapter writes out. */
 export interface BareResponse {

@@ -1,7 +1,7 @@
-import type { HeaderList, Petstore } from '../../lib/index.js';
+import type { Petstore } from '../../lib/index.js';
 import type { PageJsonCache, PetJsonCache } from './pet-json.js';
 import type { CoreRequest } from './request.js';
-import type { BareResponse } from './response.js';
+import type { BareResponse, HeaderList } from './response.js';
 
 /** The request methods a route maps to operations; HEAD runs the GET operation without a body [RFC 9110 §9.3.2]. */
 export type RouteMethod = 'GET' | 'POST';

@@ -16,3 +16,5 @@ export type { LogEntry } from '../core/index.js';
 export type { Logger } from '../core/index.js';
 /** The level of a log event. */
 export type { LogLevel } from '../core/index.js';
+/** Response headers as a flat `[name, value, …]` list. */
+export type { HeaderList } from '../core/index.js';

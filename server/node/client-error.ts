@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import { isDiscarding, lingerAndClose } from './lingering-close.js';
@@ -30,10 +31,31 @@ export function rawErrorResponse(error: PetstoreError): string {
   return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
-/** The socket's in-flight response, if Node has started one (an internal field, read defensively). */
+/** The responses of each connection that have not finished yet, as the server made them. */
+const unfinished = new WeakMap<object, Set<ServerResponse>>();
+
+/**
+ * Follows a response of the standalone server until it finishes or its connection closes, so a
+ * parser error on its connection knows whether part of it is already out.
+ */
+export function trackResponse(socket: object, response: ServerResponse): void {
+  let responses = unfinished.get(socket);
+  if (responses === undefined) {
+    responses = new Set();
+    unfinished.set(socket, responses);
+  }
+  responses.add(response);
+  const forget = (): void => void responses.delete(response);
+  response.once('finish', forget);
+  response.once('close', forget);
+}
+
+/** Whether part of a response already went out on the socket, so no other answer can follow on it. */
 function hasStartedResponse(socket: Socket): boolean {
-  const message: unknown = Reflect.get(socket, '_httpMessage');
-  return typeof message === 'object' && message !== null && Reflect.get(message, 'headersSent') === true;
+  for (const response of unfinished.get(socket) ?? []) {
+    if (response.headersSent) return true;
+  }
+  return false;
 }
 
 /**

@@ -38,7 +38,7 @@ export type { LogLevel } from '../core/index.js';
 export { createAuthenticator } from '../core/index.js';
 /** What createAuthenticator's check decides: accepted, missing or invalid. */
 export type { AuthVerdict } from '../core/index.js';
-/** The 401 PetstoreError for a missing or invalid key, with its challenge. */
+/** The 401 HttpError for a missing or invalid key, with its challenge. */
 export { authError } from '../core/index.js';
 /** Reads a JSON request body under a limit, or answers the Error itself. */
 export { readJsonBodyOrAnswer } from './body.js';
@@ -52,3 +52,9 @@ export { sendError } from './responses.js';
 export type { SendErrorOptions } from './responses.js';
 /** Answers JSON text with the interface's JSON headers. */
 export { sendJson } from './responses.js';
+/** A PetstoreError with the headers of its answer (an `Allow`, a challenge), as sendError sends them. */
+export { HttpError } from '../core/index.js';
+/** Options of HttpError. */
+export type { HttpErrorOptions } from '../core/index.js';
+/** Response headers as a flat `[name, value, …]` list. */
+export type { HeaderList } from '../core/index.js';

@@ -28,20 +28,14 @@ export function isDiscarding(socket: object): boolean {
 }
 
 /**
- * Makes sure the socket reads again. Node's HTTP server reads a plain TCP socket natively, straight
- * into its parser, and stops and restarts that reading itself for backpressure; once the parser is
- * detached, a socket it had stopped would never read again (and hold its connection with nothing
- * to end it). Node's own fields are read defensively, as Node sets them since version 12.
+ * Makes sure the socket reads again. While Node's HTTP parser read the socket natively, the socket's
+ * stream saw no data and still takes a read as under way, so resume() alone would not restart a
+ * read Node had stopped for backpressure; an empty push() is the stream's public way to end that
+ * read, and the stream then reads as any socket does.
  */
 function keepReading(socket: Duplex): void {
   socket.resume();
-  const handle: unknown = Reflect.get(socket, '_handle');
-  if (typeof handle !== 'object' || handle === null || Reflect.get(handle, 'reading') !== false) return;
-  const readStart: unknown = Reflect.get(handle, 'readStart');
-  if (typeof readStart !== 'function') return;
-  Reflect.set(handle, 'reading', true);
-  const status: unknown = Reflect.apply(readStart, handle, []);
-  if (status !== 0) socket.destroy();
+  socket.push(Buffer.alloc(0));
 }
 
 /**
@@ -57,7 +51,8 @@ export function discardIncoming(socket: Duplex): void {
   const state: Discarding = { received: 0, isLingering: false };
   discarding.set(socket, state);
   // Node's HTTP server reads a socket through its own 'data' listener (or natively, until any
-  // 'data' listener is added): replacing it leaves the parser with nothing more to parse.
+  // 'data' listener is added, which hands reading back to the socket's stream): replacing it leaves
+  // the parser with nothing more to parse, and keepReading() makes the stream flow.
   socket.removeAllListeners('data');
   socket.on('data', (chunk: Buffer) => {
     state.received += chunk.length;
@@ -94,7 +89,11 @@ export function lingerAndClose(socket: Duplex): void {
  * Makes Node's own close after a connection's last answer (`Connection: close` from either side,
  * HTTP/1.0) a lingering close. Node ends such a connection with destroySoon(): flush, then destroy at
  * once, which resets it when the client is still sending, and the reset can erase the answer before
- * the client reads it (a 413 for an upload in progress was lost about 1 time in 20).
+ * the client reads it (a 413 for an upload in progress was lost about 1 time in 20). Node offers no
+ * public way to close differently (nodejs/node#12339, closed without a fix): its server calls the
+ * socket's destroySoon() when the last response finishes, so this socket's own destroySoon is the
+ * one seam, and the only one of Node's undocumented names this server uses. Tested on every Node
+ * of the matrix by test/server/node/lingering-close.test.ts.
  */
 export function closeByLingering(socket: Socket): void {
   socket.destroySoon = () => lingerAndClose(socket);

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestIdOf } from '../core/index.js';
 import { isLoggedError } from '../core/error-response.js';
-import type { BareResponse, RequestHeaders } from '../core/index.js';
-import type { HeaderList, PetstoreError } from '../../lib/index.js';
+import type { BareResponse, HeaderList, RequestHeaders } from '../core/index.js';
+import type { PetstoreError } from '../../lib/index.js';
 import type { Observation } from './server-plugin.js';
 
 /** Writes an answer (the request core's, or any of its parts') onto a `node:http` response; for HEAD requests Node sends no body but keeps Content-Length. */

@@ -1,6 +1,7 @@
 import { ServerResponse } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import { trackResponse } from './client-error.js';
 import { closeAfterAnswer } from './closing-connections.js';
 
 /** Time idle keep-alive connections keep at shutdown, so a request already on its way is answered rather than reset (ms). */
@@ -19,7 +20,8 @@ async function closeWithin(server: Server, deadline: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   // Only stop listening for now: Node's server.close() also cuts every idle keep-alive connection
   // at once, resetting requests already on their way. Those get a grace to arrive and be answered
-  // with Connection: close; then server.close() cuts whatever is still idle.
+  // with Connection: close; then server.close() cuts whatever is still idle. net.Server's close()
+  // is public API; http.Server (Node 19 and later) offers no close that leaves idle connections be.
   NetServer.prototype.close.call(server);
   const grace = setTimeout(() => server.close(), Math.min(SHUTDOWN_IDLE_GRACE, deadline));
   let timer: NodeJS.Timeout | undefined;
@@ -41,6 +43,12 @@ export function createShutdown(): Shutdown {
   let isClosing = false;
 
   class ShutdownAwareResponse extends ServerResponse {
+    constructor(...parameters: ConstructorParameters<typeof ServerResponse<IncomingMessage>>) {
+      super(...parameters);
+      // The server's one response class is where every response is known from its start.
+      trackResponse(parameters[0].socket, this);
+    }
+
     override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
       // Checked when the headers are written, so requests already in flight at shutdown get it too.
       if (isClosing) {

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../../lib/errors.js';
 import { allowedMethods } from '../../../server/core/index.js';
 import { API_ROUTES } from './routes.js';
 import type { DescribedRoute } from './routes.js';
+import { UNAVAILABLE_RETRY_AFTER } from '../../../server/core/error-response.js';
 import type { DatabaseAction } from '../../postgres/failures.js';
 import {
   allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, getPetExamples, INTERNAL_ERROR_EXAMPLES,
@@ -96,6 +97,14 @@ export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, OpenApiHead
       required: true,
       schema: { type: 'string', pattern: '^[0-9]+$' },
       examples: { keyInFlight: { summary: 'Repeat the request after 1 second', value: '1' } },
+    },
+  },
+  unavailable: {
+    'Retry-After': {
+      description: 'Seconds to wait before repeating the request (RFC 9110 §10.2.3): a storage outage is usually over in seconds, and waiting spares a store that is recovering.',
+      required: true,
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+      examples: { storageOutage: { summary: `Repeat the request after ${UNAVAILABLE_RETRY_AFTER} second`, value: String(UNAVAILABLE_RETRY_AFTER) } },
     },
   },
   unsupported_media_type: {

@@ -1,4 +1,4 @@
-import { sha256Base64 } from '../../../server/core/sha256.js';
+import { sha256Base64 } from '../digest.js';
 import { escapeHtml, pageSecurityPolicy, pageStart } from './html.js';
 import { INTERFACE_HTML, INTERFACE_SECTIONS, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../openapi/index.js';
-import { sha256Base64 } from '../../../server/core/sha256.js';
+import { sha256Base64 } from '../digest.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';

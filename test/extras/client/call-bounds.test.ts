@@ -7,7 +7,7 @@ import { largestValidAnswerBytes, MAX_ANSWER_BYTES, PetstoreClient } from '../..
 import type { Pet } from '../../../lib/index.js';
 import { MAX_LIMIT, MAX_NAME_LENGTH } from '../../../lib/index.js';
 import { MAX_SAFE_ID } from '../../../lib/limits.js';
-import { failure } from '../../support/assertions.js';
+import { clientFailure, failure } from '../../support/assertions.js';
 
 const API_KEY = 'bounds-key';
 /** Generous: the old client took 300 s on a server that never answers; these tests end in about a second. */
@@ -79,13 +79,13 @@ describe('PetstoreClient bounds', () => {
     try {
       // The attempt timeout is longer than the budget: the budget ends the first request.
       const client = new PetstoreClient({ baseUrl: silent.url, apiKey: API_KEY, retry: { totalTime: 300, attemptTimeout: 60_000 } });
-      const error = await failure(() => client.createPet({ name: 'Rex', categoryId: 1 }));
+      const error = await clientFailure(() => client.createPet({ name: 'Rex', categoryId: 1 }));
       assert.equal(error.code, 'unavailable');
       assert.match(error.message, /^No answer from the Petstore at http:\/\/127\.0\.0\.1:\d+\/v1\/pets before the call's budget ran out \(\d+ ms of it were left for this attempt\) \(1 attempt in \d+\.\d s; the 0\.3 s budget is spent\)$/);
       assert.equal(error.attempts, 1);
       // Several attempts, each cut by the attempt timeout, then one by what the budget leaves.
       const retried = new PetstoreClient({ baseUrl: silent.url, apiKey: API_KEY, retry: { totalTime: 700, attemptTimeout: 150, baseDelay: 1, maxDelay: 1 } });
-      const spent = await failure(() => retried.listPets());
+      const spent = await clientFailure(() => retried.listPets());
       assert.match(spent.message, /^No answer from the Petstore at .+ \(\d+ attempts in \d+\.\d s; the 0\.7 s (budget is spent|budget leaves no time for another attempt)\)$/);
       assert.ok((spent.attempts ?? 0) >= 2, `${spent.attempts} attempts`);
     } finally {
@@ -182,7 +182,7 @@ describe('PetstoreClient bounds', () => {
       // The fake clock moves only by the client's waits: no wall time is spent waiting.
       let now = 0;
       const client = new PetstoreClient({ baseUrl: eager.url, apiKey: API_KEY, retry: { ...retry, now: () => now, sleep: async (milliseconds) => void (now += milliseconds) } });
-      const error = await failure(() => client.listPets());
+      const error = await clientFailure(() => client.listPets());
       // The most attempts the drawn waits (half of 100, 200, 400, … ms) leave room for within the budget.
       let bound = 1;
       for (let elapsed = 0; ; bound++) {

@@ -9,7 +9,7 @@ import type { NewPet, PetstoreApi } from '../../../lib/index.js';
 import { API_KEY, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
 import { untyped } from '../../support/untyped.js';
-import { failure } from '../../support/assertions.js';
+import { clientFailure, failure } from '../../support/assertions.js';
 
 /** A fetch that answers every request with this status, headers and body, without a server. */
 function fakeFetch(status: number, body: string, headers: Record<string, string> = {}): FetchFunction {
@@ -96,16 +96,16 @@ describe('PetstoreClient', () => {
     const lines: string[] = [];
     const logged = await startTestServer({ accessLog: (line) => void lines.push(line) });
     try {
-      const missing = await failure(() => new PetstoreClient({ baseUrl: logged.url, apiKey: API_KEY }).getPet(999));
+      const missing = await clientFailure(() => new PetstoreClient({ baseUrl: logged.url, apiKey: API_KEY }).getPet(999));
       assert.match(missing.requestId ?? '', /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/);
       await logged.close();
       assert.deepEqual(lines.map((line) => (JSON.parse(line) as { requestId: string }).requestId), [missing.requestId]);
     } finally {
       await logged.close();
     }
-    const odd = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }), retry: false }).listPets());
+    const odd = await clientFailure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(502, '<html>', { 'x-request-id': 'proxy-7' }), retry: false }).listPets());
     assert.deepEqual([odd.code, odd.requestId], ['unavailable', 'proxy-7']);
-    const bare = await failure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(404, '{"code":"not_found","message":"no","status":404}') }).getPet(1));
+    const bare = await clientFailure(() => new PetstoreClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY, fetch: fakeFetch(404, '{"code":"not_found","message":"no","status":404}') }).getPet(1));
     assert.deepEqual([bare.code, bare.requestId], ['not_found', undefined]);
     assert.equal(JSON.stringify(bare).includes('requestId'), false, 'never part of the Error body');
   });
@@ -114,7 +114,7 @@ describe('PetstoreClient', () => {
     client = connect();
     const pet = await client.createPet({ name: 'Keyed', categoryId: 1 }, { idempotencyKey: 'order-1042' });
     assert.deepEqual(await client.createPet({ categoryId: 1, name: 'Keyed' }, { idempotencyKey: 'order-1042' }), pet);
-    const reused = await failure(() => client.createPet({ name: 'Other', categoryId: 1 }, { idempotencyKey: 'order-1042' }));
+    const reused = await clientFailure(() => client.createPet({ name: 'Other', categoryId: 1 }, { idempotencyKey: 'order-1042' }));
     assert.deepEqual([reused.code, reused.status, reused.attempts], ['idempotency_key_reused', 422, 1]);
     assert.equal(requests.length, 3, 'a 422 is not retried');
     const all = await client.listPets({ limit: 100 });

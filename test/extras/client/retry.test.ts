@@ -4,7 +4,7 @@ import { PetstoreClient, RETRY_DEFAULTS } from '../../../extras/client/index.js'
 import type { FetchFunction, FetchInit, PetstoreClientOptions, RetryOptions } from '../../../extras/client/index.js';
 import { createPetstore, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../lib/index.js';
 import { Random } from '../../robustness/prng.js';
-import { failure } from '../../support/assertions.js';
+import { clientFailure, failure } from '../../support/assertions.js';
 
 const BASE_URL = 'http://127.0.0.1:1/v1';
 const API_KEY = 'retry-key';
@@ -114,7 +114,7 @@ describe('PetstoreClient retries', () => {
     ];
     for (const [status, body] of cases) {
       const { client, sent, waits } = scripted([{ status, body }, { status: 201 }]);
-      const error = await failure(() => client.createPet(NEW_PET));
+      const error = await clientFailure(() => client.createPet(NEW_PET));
       assert.deepEqual([sent.length, waits, error.attempts], [1, [], 1], String(status));
       assert.deepEqual(error.toJSON(), JSON.parse(body));
       assert.doesNotMatch(error.message, /attempt/);
@@ -123,10 +123,10 @@ describe('PetstoreClient retries', () => {
 
   test('PetstoreClient says how many attempts a call made when its answer came after retries', async () => {
     const { client } = scripted([{ status: 503 }, 'network', { status: 404, body: errorBody('not_found', 404, 'Pet 7 was not found') }]);
-    const error = await failure(() => client.getPet(7));
+    const error = await clientFailure(() => client.getPet(7));
     assert.deepEqual([error.code, error.message, error.attempts], ['not_found', 'Pet 7 was not found (3 attempts)', 3]);
     const odd = scripted([{ status: 503 }, { status: 200, body: '{}' }]);
-    const unexpected = await failure(() => odd.client.getPet(7));
+    const unexpected = await clientFailure(() => odd.client.getPet(7));
     assert.match(unexpected.message, /HTTP 200, not a Pet: "\{\}" \(2 attempts\)$/);
     assert.equal(unexpected.attempts, 2);
   });
@@ -201,14 +201,14 @@ describe('PetstoreClient retries', () => {
 
   test('PetstoreClient gives up at once when a Retry-After asks for longer than the budget leaves', async () => {
     const { client, sent, waits } = scripted([{ status: 503, body: errorBody('unavailable', 503, 'Down for maintenance'), headers: { 'retry-after': '120' } }]);
-    const error = await failure(() => client.createPet(NEW_PET));
+    const error = await clientFailure(() => client.createPet(NEW_PET));
     assert.deepEqual([sent.length, waits, error.code, error.attempts], [1, [], 'unavailable', 1]);
     assert.equal(error.message, 'Down for maintenance (1 attempt in 0.0 s; Retry-After asks for 120.0 s, past the 10.0 s budget)');
   });
 
   test('PetstoreClient with retries off sends one request, for the client or for one call', async () => {
     const off = scripted(['network', { status: 201 }], { retry: false });
-    const error = await failure(() => off.client.createPet(NEW_PET));
+    const error = await clientFailure(() => off.client.createPet(NEW_PET));
     assert.match(error.message, /^Cannot reach the Petstore at http:\/\/127\.0\.0\.1:1\/v1\/pets: fetch failed \(1 attempt in 0\.0 s; retries are off\)$/);
     assert.deepEqual([off.sent.length, error.attempts, error.code], [1, 1, 'unavailable']);
     assert.ok(error.cause instanceof TypeError);
@@ -225,7 +225,7 @@ describe('PetstoreClient retries', () => {
 
   test('PetstoreClient stops when the attempts are spent and says so, with the last failure\'s code and request id', async () => {
     const { client, sent, waits } = scripted([{ status: 502, body: '<html>Bad gateway</html>', headers: { 'x-request-id': 'edge-1' } }], {}, { attempts: 4 });
-    const error = await failure(() => client.listPets());
+    const error = await clientFailure(() => client.listPets());
     assert.equal(sent.length, 4);
     assert.deepEqual(waits, [50, 100, 200]);
     assert.deepEqual([error.code, error.attempts, error.requestId], ['unavailable', 4, 'edge-1']);
@@ -234,7 +234,7 @@ describe('PetstoreClient retries', () => {
 
   test('PetstoreClient by default keeps trying an unreachable server while a wait fits in 10 s, then says how many attempts it made', async () => {
     const { client, sent, clock } = scripted(['network'], {}, { random: () => 0.999 });
-    const error = await failure(() => client.createPet(NEW_PET));
+    const error = await clientFailure(() => client.createPet(NEW_PET));
     // Waits of 99, 199, 399, 799, 1,598, then 1,998 ms: the ninth attempt at 9,088 ms, and the next wait would end past 10 s.
     assert.equal(clock.now - EPOCH, 9088, 'no wait is taken that would end past the budget');
     assert.ok(clock.now - EPOCH < RETRY_DEFAULTS.totalTime);
@@ -280,7 +280,7 @@ describe('PetstoreClient retries', () => {
 
   test('PetstoreClient with a zero base delay retries at once, without a NaN wait however many attempts it makes', async () => {
     const { client, waits } = scripted(['network'], {}, { baseDelay: 0, attempts: 80 });
-    const error = await failure(() => client.listPets());
+    const error = await clientFailure(() => client.listPets());
     assert.equal(error.attempts, 80);
     assert.deepEqual(new Set(waits), new Set([0]));
   });

@@ -65,6 +65,14 @@ describe('bearer authentication', () => {
     }
   });
 
+  test('createAuthenticator() accepts each of keys of different lengths and only them: no prefix, extension, zero padding or one-character change passes', () => {
+    const keys = ['short', 'a-much-longer-key', 'short2'];
+    const authenticate = createAuthenticator(keys);
+    for (const key of keys) assert.equal(authenticate(`Bearer ${key}`), 'accepted', key);
+    const near = ['shor', 'shortt', 'short\u0000', 'short\u0000\u0000\u0000', 'a-much-longer-ke', 'a-much-longer-keyy', 'b-much-longer-key', 'a-much-longer-kez', 'short3', 'Short'];
+    for (const token of near) assert.equal(authenticate(`Bearer ${token}`), 'invalid', JSON.stringify(token));
+  });
+
   test('the key never appears in a response', async () => {
     const replies = await Promise.all([
       call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${API_KEY}` } }),

@@ -2,17 +2,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
 import { bodyPieceLimit, checkJsonBodyHead, readBody, readJsonBody } from '../../../server/core/body.js';
+import { HttpError } from '../../../server/core/http-error.js';
 import { parsedBodyOf } from '../../../server/core/request.js';
 import type { RequestBody } from '../../../server/core/request.js';
+import type { HeaderList } from '../../../server/core/response.js';
 
 const OPTIONS = { limit: 10, action: 'Cannot create pet' };
 
-function refusal(headers: Record<string, string>): PetstoreError {
+/** What a refusal is made of: its code, and the headers of its answer (an HttpError's, none for a plain PetstoreError). */
+function refusal(headers: Record<string, string>): { code: string; headers: HeaderList } {
   try {
     checkJsonBodyHead(headers, OPTIONS);
   } catch (error) {
     assert.ok(error instanceof PetstoreError);
-    return error;
+    return { code: error.code, headers: error instanceof HttpError ? error.headers : [] };
   }
   throw new assert.AssertionError({ message: `the head ${JSON.stringify(headers)} was accepted` });
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
+import { HttpError } from '../../../server/core/http-error.js';
 import { parseIdempotencyKey, replayHeaders, withRetryAfter } from '../../../server/core/idempotency-key.js';
 
 function parsed(value: string | readonly string[] | undefined): string | undefined {
@@ -79,7 +80,7 @@ describe('withRetryAfter()', () => {
   test('withRetryAfter() adds Retry-After to the engine\'s 409 for a key in flight and passes any other failure through', () => {
     assert.throws(
       () => withRetryAfter(new PetstoreError('idempotency_key_in_use', 'busy')),
-      (error: unknown) => error instanceof PetstoreError && error.code === 'idempotency_key_in_use' && error.message === 'busy' && error.headers.join() === 'Retry-After,1',
+      (error: unknown) => error instanceof HttpError && error.code === 'idempotency_key_in_use' && error.message === 'busy' && error.headers.join() === 'Retry-After,1',
     );
     const other = new PetstoreError('idempotency_key_reused', 'reused');
     assert.throws(() => withRetryAfter(other), (error: unknown) => error === other);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createPetstore } from '../../../lib/index.js';
+import { createPetstore, PetstoreError } from '../../../lib/index.js';
+import { UNAVAILABLE_RETRY_AFTER } from '../../../server/core/index.js';
 import { createHandler } from '../../../server/node/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
@@ -59,6 +60,21 @@ describe('errors from the store', () => {
       assert.equal(logged.length, 3);
       assert.match(String(logged[0]), /secret database detail/);
       assert.equal((await call(server, 'GET', '/healthz')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a storage outage is a 503 with Retry-After on every operation and on /readyz, over a socket', async () => {
+    const down = new PetstoreError('unavailable', 'The database is unreachable; try again later', { cause: new Error('ECONNREFUSED') });
+    const storage = { ...failingStorage(down), checkReady: async (): Promise<void> => { throw down; } };
+    const server = await startTestServer({ store: createPetstore({ storage }), logError: () => {}, log: () => {} });
+    try {
+      for (const [method, path, body] of [['GET', '/v1/pets', undefined], ['GET', '/v1/pets/1', undefined], ['POST', '/v1/pets', '{"name":"x","categoryId":1}'], ['GET', '/readyz', undefined]] as const) {
+        const reply = await call(server, method, path, body === undefined ? { headers: AUTH } : { headers: JSON_POST, body });
+        assertError(reply, 503, 'unavailable', /unreachable/);
+        assert.equal(reply.headers['retry-after'], String(UNAVAILABLE_RETRY_AFTER), `${method} ${path}`);
+      }
     } finally {
       await server.close();
     }

@@ -10,6 +10,7 @@ import { createFetchHandler } from '../../../../server/fetch/index.js';
 import { createPetstore } from '../../../../lib/index.js';
 import type { Petstore } from '../../../../lib/index.js';
 import { startServer } from '../../../../server/node/index.js';
+import { docsSite } from '../../../../extras/docs-site/index.js';
 import { serveFetch } from './serve-fetch.js';
 import type { FetchHandler } from './serve-fetch.js';
 
@@ -28,7 +29,7 @@ export interface Target {
 
 /** The project's server through the node:http adapter (startServer on port 0). */
 export async function startNodeAdapter(store: Petstore = createPetstore()): Promise<Target> {
-  const running = await startServer({ store, apiKeys: [KIT_KEY], port: 0, logError: () => undefined });
+  const running = await startServer({ store, apiKeys: [KIT_KEY], port: 0, logError: () => undefined, plugins: [docsSite()] });
   const close = (): Promise<void> => {
     // The kit's keep-alive connections are idle by now; without this, shutdown gives them its 1 s grace.
     running.server.closeIdleConnections();
@@ -39,7 +40,7 @@ export async function startNodeAdapter(store: Petstore = createPetstore()): Prom
 
 /** A fetch handler, broken or not, on a real socket through the test bridge. */
 export async function startFetchTarget(wrap: (handler: FetchHandler) => FetchHandler = (handler) => handler, store: Petstore = createPetstore()): Promise<Target> {
-  const served = await serveFetch(wrap(createFetchHandler({ store, apiKeys: [KIT_KEY], logError: () => undefined })));
+  const served = await serveFetch(wrap(createFetchHandler({ store, apiKeys: [KIT_KEY], logError: () => undefined, plugins: [docsSite()] })));
   return { baseUrl: `${served.origin}/v1`, apiKey: KIT_KEY, close: () => served.close() };
 }
 
