@@ -1,8 +1,7 @@
 import { PetstoreError, VERSION_PATH } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
-import { createKeyring } from './api-keys.js';
-import type { ApiKeys, Keyring } from './api-keys.js';
-import { UNAUTHORIZED_RESPONSES } from './auth.js';
+import { createKeyring, UNAUTHORIZED_RESPONSES } from './auth.js';
+import type { ApiKeys, Keyring } from './auth.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { createCors, isAllowedOrigin, preflightHeaders } from './cors.js';
 import type { Cors, CorsOrigins } from './cors.js';

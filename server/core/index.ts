@@ -4,7 +4,7 @@ export type { ExtraRoute, Plugin, PluginContext, PluginParts, RequestCore, Reque
 export { ROUTES } from './operations.js';
 export { allowedMethods } from './routes.js';
 export type { Operation, OperationCall, Route, RouteMethod } from './routes.js';
-export type { ApiKeys } from './api-keys.js';
+export type { ApiKeys } from './auth.js';
 export { authError, createAuthenticator, isToken68, TOKEN68_RULE } from './auth.js';
 export type { AuthVerdict } from './auth.js';
 export { readJsonBody } from './body.js';
