@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { createPetstore } from '../../lib/index.js';
+import { startServer } from '../../server/node/index.js';
+import type { RunningServer } from '../../server/node/index.js';
+import { API_KEY } from '../support/http.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const MOST_FILES_PER_WALK = 15;
+
+/** The walks of docs/architecture.md: under each `### ` heading naming an operation, the files of its numbered list and of its "skip" list. */
+async function walksOfDocument(): Promise<Map<string, { walk: string[]; skippable: string[] }>> {
+  const text = await readFile(resolve(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const walks = new Map<string, { walk: string[]; skippable: string[] }>();
+  for (const section of text.split(/^### /m).slice(1)) {
+    const operation = /^`(\w+)`/.exec(section)?.[1];
+    if (operation === undefined) continue;
+    const walk = [...section.matchAll(/^\d+\. `([^`]+\.ts)`/gm)].map((match) => match[1] ?? '');
+    const skipLine = /^Steps a reader can skip[^\n]*/m.exec(section)?.[0] ?? '';
+    const skippable = [...skipLine.matchAll(/`([^`]+\.ts)`/g)].map((match) => match[1] ?? '');
+    walks.set(operation, { walk, skippable });
+  }
+  return walks;
+}
+
+/** Sends one request to the server and reads its answer. */
+function send(server: RunningServer, method: string, path: string, body?: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${API_KEY}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const outgoing = httpRequest(`${new URL(server.url).origin}${path}`, { method, headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => done(response.statusCode ?? 0));
+    });
+    outgoing.on('error', fail);
+    outgoing.end(body);
+  });
+}
+
+/** The kernel files whose code ran while `exchange` did: V8's precise call counts, taken (and so reset) before and after it. */
+async function filesRunBy(session: Session, exchange: () => Promise<unknown>): Promise<string[]> {
+  await session.post('Profiler.takePreciseCoverage');
+  await exchange();
+  const { result } = await session.post('Profiler.takePreciseCoverage');
+  const files = new Set<string>();
+  for (const script of result) {
+    if (!script.url.startsWith('file:')) continue;
+    const file = relative(ROOT, fileURLToPath(script.url));
+    if (!/^(lib|server)\//.test(file)) continue;
+    // A module's own code ran at its first import, before the counts were reset; a function that ran since counts above zero.
+    if (script.functions.some((called) => (called.ranges[0]?.count ?? 0) > 0)) files.add(file);
+  }
+  return [...files].sort();
+}
+
+describe('docs/architecture.md', () => {
+  const session = new Session();
+  let server: RunningServer;
+  before(async () => {
+    session.connect();
+    await session.post('Profiler.enable');
+    // Counted from before the first request: what is compiled before counting starts may go uncounted.
+    await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    server = await startServer({ store: createPetstore(), apiKeys: [API_KEY], port: 0 });
+    // Every path runs once first, so what is measured is a request, not a module's first load.
+    await send(server, 'POST', '/v1/pets', '{"name":"Rex","categoryId":1}');
+    await send(server, 'GET', '/v1/pets?limit=5');
+    await send(server, 'GET', '/v1/pets/1');
+  });
+  after(async () => {
+    await server.close();
+    // Not stopped: under c8, V8 keeps collecting this process's coverage for its report at exit.
+    session.disconnect();
+  });
+
+  const exchanges: Record<string, () => Promise<number>> = {
+    createPet: () => send(server, 'POST', '/v1/pets', '{"name":"Tom","categoryId":2}'),
+    listPets: () => send(server, 'GET', '/v1/pets?limit=5'),
+    getPet: () => send(server, 'GET', '/v1/pets/1'),
+  };
+  for (const [operation, exchange] of Object.entries(exchanges)) {
+    test(`docs/architecture.md walks ${operation} through at most ${MOST_FILES_PER_WALK} files, and names every kernel file a ${operation} runs`, async () => {
+      const documented = (await walksOfDocument()).get(operation);
+      assert.ok(documented !== undefined, `a ### \`${operation}\` section with a numbered list of files`);
+      assert.ok(documented.walk.length > 0 && documented.walk.length <= MOST_FILES_PER_WALK, documented.walk.join(', '));
+      const ran = await filesRunBy(session, exchange);
+      const named = new Set([...documented.walk, ...documented.skippable]);
+      assert.deepEqual(ran.filter((file) => !named.has(file)), [], 'files the request ran that the walk does not name');
+      assert.deepEqual(documented.walk.filter((file) => !ran.includes(file)), [], 'files the walk names that the request did not run');
+    });
+  }
+});
