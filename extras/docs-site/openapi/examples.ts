@@ -6,8 +6,6 @@ import { freezePet } from '../../../lib/pet.js';
 import type { NewPet, Pet } from '../../../lib/pet.js';
 import { allowedMethods } from '../../../server/core/index.js';
 import { API_ROUTES } from './routes.js';
-import { databaseFailure } from '../../postgres/failures.js';
-import type { DatabaseAction } from '../../postgres/failures.js';
 import { validateListQuery, validateNewPet } from '../../../lib/validate.js';
 import { IN_FLIGHT_RETRY_AFTER, idempotencyUnsupportedError, keyInFlightError, keyReusedError } from '../../../lib/idempotency.js';
 import { parseIdempotencyKey } from '../../../server/core/idempotency-key.js';
@@ -115,10 +113,16 @@ export const INTERNAL_ERROR_EXAMPLES: Examples = single(
   new Error('the detail that stays in the log'),
 );
 
-/** The 503 of an operation whose storage is PostgreSQL and the database refuses connections, worded by the storage itself. */
-export function unavailableExamples(action: DatabaseAction): Examples {
-  const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-  return single('unavailable', `The storage cannot answer now, here PostgreSQL refusing connections (${NOT_REPLAYABLE}: it depends on the storage)`, databaseFailure(refused, action));
+/** What an operation was doing when its storage could not answer, as a 503's message names it. */
+export type StorageAction = 'list pets' | 'store the pet' | 'read the pet';
+
+/**
+ * The 503 of an operation whose storage cannot answer, here a database refusing connections. The
+ * wording is each storage's own (the docs site names none of them), so the example shows its form.
+ */
+export function unavailableExamples(action: StorageAction): Examples {
+  const error = new PetstoreError('unavailable', `Cannot ${action}: the database is unavailable (ECONNREFUSED: it refuses connections); check that it is running and reachable, then try again.`);
+  return single('unavailable', `The storage cannot answer now, here a database refusing connections (${NOT_REPLAYABLE}: the message is the storage's own)`, error);
 }
 
 /** The `X-Request-Id` of an answer: a new id when the request sent none (http/request-id.ts). */

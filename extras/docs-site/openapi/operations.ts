@@ -5,12 +5,11 @@ import { allowedMethods } from '../../../server/core/index.js';
 import { API_ROUTES } from './routes.js';
 import type { DescribedRoute } from './routes.js';
 import { UNAVAILABLE_RETRY_AFTER } from '../../../server/core/error-response.js';
-import type { DatabaseAction } from '../../postgres/failures.js';
 import {
   allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, getPetExamples, INTERNAL_ERROR_EXAMPLES,
   listPetsExamples, MISSING_HOST_EXAMPLES, PET_ID_EXAMPLES, UNAUTHORIZED_EXAMPLES, unavailableExamples, UNSTATED_BODY_LIMIT,
 } from './examples.js';
-import type { Examples } from './examples.js';
+import type { Examples, StorageAction } from './examples.js';
 import { decisionOf } from '../reference/decisions.js';
 import { schemaRef } from './schemas.js';
 import type { OpenApiHeader, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiResponse, OpenApiTag } from './types.js';
@@ -70,7 +69,7 @@ const UNAUTHORIZED: ErrorCase = {
 const INTERNAL_ERROR: ErrorCase = { code: 'internal_error', when: 'An unexpected failure; its detail goes to the server log, never to the client.', examples: INTERNAL_ERROR_EXAMPLES };
 
 /** The 503 of an operation, with the example the storage words for what the operation was doing. */
-function unavailable(action: DatabaseAction): ErrorCase {
+function unavailable(action: StorageAction): ErrorCase {
   return {
     code: 'unavailable',
     when: 'The storage cannot answer now (the database is unreachable, the data file refuses writes); a later retry may succeed.',
