@@ -3,12 +3,14 @@ import { MAX_SAFE_ID } from '../../lib/limits.js';
 import { PetstoreError } from '../../lib/errors.js';
 import { freezePet } from '../../lib/pet.js';
 import type { Capacity, StorageUsage } from '../../lib/capacity.js';
+import { KeyIndex } from '../../lib/storage/memory/key-index.js';
 import { PetIndex } from '../../lib/storage/memory/pet-index.js';
 import type { NewPet, Pet } from '../../lib/pet.js';
 import type { IdempotencyRecord, InsertOnceResult, PetStorage } from '../../lib/storage/storage.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
-import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
+import { appendWithin, capacityRefusal, refuseOversizedJournal, heldUsage } from './journal-capacity.js';
+import type { Replay } from './journal-capacity.js';
 import {
   encodeHeader, encodeKeyedPetRecord, encodePetRecord, FORMAT_VERSION, HEADER_SIZE, headerProblem, headerVersion, keyedPetRecordProblem, petRecordProblem,
 } from './journal-format.js';
@@ -41,7 +43,7 @@ export interface FileStorage extends PetStorage {
   readonly path: string;
   /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
   stats(): JournalStats;
-  /** Pets held in memory and their heap bytes (petHeapBytes). */
+  /** Pets held in memory and the heap bytes of them and their idempotency keys (petHeapBytes, keyHeapBytes). */
   usage(): StorageUsage;
   /** Resolves when the lock is still held and writes work, trying to recover from a failed write first; rejects with `unavailable` naming the file and the cause. */
   checkReady(): Promise<void>;
@@ -146,18 +148,14 @@ export async function createFileStorage(path: string, options: FileStorageOption
   try {
     const opened = await openJournal(fileSystem, journalPath, true);
     file = opened.file;
-    refuseOversizedJournal(journalPath, opened.size, options.capacity);
-    const index = new PetIndex();
-    const keys = new Map<string, KeyedPet>();
+    refuseOversizedJournal(journalPath, opened.size, opened.version, options.capacity);
+    const replay: Replay = { index: new PetIndex(), keys: new KeyIndex(), read: HEADER_SIZE };
+    const { index, keys } = replay;
     let scan: ScanResult;
     try {
-      const append = appendWithin(index, options.capacity);
-      scan = await scanJournal(file, opened.size, (pet, idempotency) => {
-        append(pet);
-        if (idempotency !== undefined) keys.set(idempotency.key, { pet, fingerprint: idempotency.fingerprint });
-      });
+      scan = await scanJournal(file, opened.size, appendWithin(replay, options.capacity));
     } catch (error) {
-      throw capacityRefusal(error, journalPath, opened.size, index, options.capacity) ?? openError(journalPath, 'reading it', error);
+      throw capacityRefusal(error, journalPath, opened.size, replay, options.capacity) ?? openError(journalPath, 'reading it', error);
     }
     if (scan.damage !== undefined) {
       if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
@@ -172,16 +170,10 @@ export async function createFileStorage(path: string, options: FileStorageOption
   }
 }
 
-/** A remembered idempotency key's pet and fingerprint. */
-interface KeyedPet {
-  readonly pet: Pet;
-  readonly fingerprint: string;
-}
-
 /** What opening the journal found: the pets, the idempotency keys of keyed records, and where appending starts. */
 interface Replayed {
   index: PetIndex;
-  keys: Map<string, KeyedPet>;
+  keys: KeyIndex;
   scan: ScanResult;
   version: number;
 }
@@ -282,7 +274,7 @@ async function appendKeyed(journal: OpenJournal, pet: NewPet, idempotency: Idemp
   checkAppendable(journal, petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
   const stored = freezePet(journal.nextId++, pet);
   const committed = await journal.writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
-  journal.replayed.keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
+  journal.replayed.keys.add(committed, idempotency);
   return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
 }
 
@@ -330,7 +322,7 @@ function fileStorage(
     insertOnce: (pet, idempotency) => insertOnce(journal, pet, idempotency),
     get: async (id) => index.get(id),
     list: async (query) => index.list(query),
-    usage: () => index.usage(),
+    usage: () => heldUsage(index, replayed.keys),
     checkReady: () => checkReady(journal),
     stats: () => writer.stats(),
     close: () => (journal.closing ??= closeJournal(path, file, lock, writer)),
