@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { MAX_SAFE_ID } from '../../lib/limits.js';
 import { PetstoreError } from '../../lib/errors.js';
 import { freezePet } from '../../lib/pet.js';
@@ -85,6 +85,38 @@ async function writeHeader(file: StorageFile): Promise<void> {
   await file.datasync();
 }
 
+/**
+ * The journal's path with every symbolic link resolved: of the file, or of its directory while the
+ * file does not exist yet. The lock is named from it, so every path that reaches the journal through
+ * a symbolic link (to the file or to a directory) finds the same lock; a second name made with a hard
+ * link is refused on open (openJournal), since no name of the file can be told from another.
+ */
+export async function journalPathOf(fileSystem: StorageFileSystem, path: string): Promise<string> {
+  const absolute = resolve(path);
+  const { realPath } = fileSystem;
+  if (realPath === undefined) return absolute;
+  try {
+    return await realPath.call(fileSystem, absolute);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw openError(absolute, 'resolving its symbolic links', error);
+  }
+  try {
+    return join(await realPath.call(fileSystem, dirname(absolute)), basename(absolute));
+  } catch {
+    // A directory that does not exist: the lock's creation says so.
+    return absolute;
+  }
+}
+
+/** The refusal of a journal with more than one name: a server opened under another name would take another lock and write it too. */
+function secondNameError(path: string, links: number): PetstoreError {
+  return new PetstoreError(
+    'unavailable',
+    `Cannot open data file ${path}: it has ${links} names (hard links), so a server started on another of them would take another lock and write the same file. `
+      + `Remove the other names (\`find / -xdev -samefile ${path}\` lists them); to keep a copy, copy the file instead of linking it.`,
+  );
+}
+
 /** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file; `version` is its format version. */
 export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number; version: number }> {
   let file: StorageFile;
@@ -100,6 +132,8 @@ export async function openJournal(fileSystem: StorageFileSystem, path: string, m
     }
   }
   try {
+    const links = await file.linkCount?.();
+    if (links !== undefined && links > 1) throw secondNameError(path, links);
     let size = await file.size();
     // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
     if (size === 0 && mayCreate) {
@@ -142,7 +176,7 @@ export async function createFileStorage(path: string, options: FileStorageOption
   if (durability !== 'fsync' && durability !== 'write') {
     throw new PetstoreError('internal_error', `createFileStorage: \`durability\` must be \`fsync\` or \`write\`, not ${JSON.stringify(durability)}`);
   }
-  const journalPath = resolve(path);
+  const journalPath = await journalPathOf(fileSystem, path);
   const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
   let file: StorageFile | undefined;
   try {
