@@ -1,7 +1,7 @@
 import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
 import { createMetrics, instrumentStorage, startServer } from '../../server/node/index.js';
-import { logDropCounterOf } from '../operator/metrics.js';
+import { connectionRefusalCounterOf, logDropCounterOf } from '../operator/metrics.js';
 import type { ApiKeys, Logger, Metrics, RunningServer, StartServerOptions } from '../../server/node/index.js';
 import { createReloadableKeys, startingKeys } from './api-keys.js';
 import type { KeyFileOptions, StartingKeys } from './api-keys.js';
@@ -37,7 +37,7 @@ function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics |
     port: config.port,
     host: config.host,
     log,
-    ...(metrics === undefined ? {} : { metrics }),
+    ...(metrics === undefined ? {} : { metrics, connections: { onRefused: connectionRefusalCounterOf(metrics) } }),
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.accessLog ? { accessLog: (line: string) => io.stdout(`${line}\n`) } : {}),
   };
