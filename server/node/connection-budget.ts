@@ -20,10 +20,11 @@ export interface ConnectionBudget {
 
 /**
  * Default most connections at once (decided): each holds at most a 16 KiB request head (Node's
- * limit) and its socket's buffers, about 20 KiB at the worst (measured: 8,000 unfinished 15 KB heads
- * took 188 MB), so 2,048 take at most 40 MiB of the 100 MiB the sizing rule leaves beside the old space.
+ * limit), its parser's copy of it and its socket's buffers, about 40 KiB at the worst (measured: 2,048
+ * connections with unfinished 15 KB heads took 77 MB), so 1,024 take at most 40 MiB of the 100 MiB the
+ * sizing rule leaves beside the old space.
  */
-export const DEFAULT_MAX_CONNECTIONS = 2_048;
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
 
 /** Default most bytes of request bodies received at once (decided): 256 bodies of the largest size, 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1_048_576;
