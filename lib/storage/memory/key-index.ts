@@ -106,14 +106,7 @@ export class KeyIndex {
     const { key, fingerprint } = idempotency;
     const isOwn = fingerprintNewPet(pet) === fingerprint;
     this.#pets.add(key, pet);
-    if (!isOwn) {
-      try {
-        this.#otherFingerprints.add(key, fingerprint);
-      } catch (error) {
-        this.#pets.delete(key);
-        throw error;
-      }
-    }
+    if (!isOwn) this.#otherFingerprints.add(key, fingerprint);
     if (this.#bytes !== undefined) this.#bytes += keyHeapBytes(pet, idempotency);
   }
 
