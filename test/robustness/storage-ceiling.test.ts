@@ -15,7 +15,7 @@ const COUNT = 2 ** 24 + 84;
 /** Old space of the child (MiB): about 150 heap bytes a create, 2.5 GB in all, with room to spare. */
 const OLD_SPACE_MIB = 6_144;
 
-describe('the in-memory storage past 2^24 keys', { skip: PROFILE.name === 'long' ? false : 'the long profile only (npm run test:robust): 16.8 million creates take about a minute and 3 GB' }, () => {
+describe('the in-memory storage past 2^24 keys', { skip: PROFILE.name === 'long' ? false : 'the long profile only (npm run test:robust): 16.8 million creates take minutes and about 3 GB' }, () => {
   test(`keyed creates on the in-memory storage go on past 2^24 (${COUNT.toLocaleString('en-US')}), and a retry of the last key replays its pet`, async () => {
     const child = spawn(process.execPath, [`--max-old-space-size=${OLD_SPACE_MIB}`, '--import', 'tsx', join(import.meta.dirname, 'many-keys.ts'), String(COUNT)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
