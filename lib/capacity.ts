@@ -1,12 +1,20 @@
 import { PetstoreError } from './errors.js';
+import { fingerprintNewPet } from './idempotency.js';
 import type { NewPet } from './pet.js';
-import type { PetStorage } from './storage/storage.js';
+import type { IdempotencyRecord, PetStorage } from './storage/storage.js';
 
 /**
  * Heap bytes of a stored pet beyond its name (measured on Node 20, 64-bit): the frozen object with
  * its four fields, and its slots in the two ordered arrays of PetIndex, growth slack included.
  */
 export const PET_FIXED_HEAP_BYTES = 112;
+
+/**
+ * Heap bytes of one entry of a JavaScript Map beyond its key and value (measured on Node 20, 64-bit):
+ * three slots and half a bucket, 28 bytes, doubled right after the table grows (it doubles when
+ * full), rounded up to 64.
+ */
+export const MAP_ENTRY_HEAP_BYTES = 64;
 
 /** Heap bytes of a string's header; its characters take one byte each when all are Latin-1, two otherwise. */
 const STRING_HEADER_BYTES = 16;
@@ -40,11 +48,25 @@ export function petHeapBytes(pet: NewPet): number {
   return PET_FIXED_HEAP_BYTES + stringHeapBytes(pet.name) + (isSmallInteger(pet.categoryId) ? 0 : HEAP_NUMBER_BYTES);
 }
 
+/**
+ * The heap bytes an idempotency key takes in an in-memory storage beside its pet: the key's string
+ * and its map entry, and the fingerprint with an entry of its own only when it is not the pet's own
+ * (fingerprintNewPet of the stored pet, which a storage can compute again instead of keeping it).
+ * A 255-character key: 336 bytes; a UUID: 120.
+ */
+export function keyHeapBytes(pet: NewPet, idempotency: IdempotencyRecord): number {
+  const own = fingerprintNewPet(pet) === idempotency.fingerprint;
+  return stringHeapBytes(idempotency.key) + MAP_ENTRY_HEAP_BYTES + (own ? 0 : stringHeapBytes(idempotency.fingerprint) + MAP_ENTRY_HEAP_BYTES);
+}
+
+/** Largest heap bytes of a keyed create beside its pet: a 255-character key, and the pet's own fingerprint (the engine's). */
+export const WORST_CASE_KEY_HEAP_BYTES = 272 + MAP_ENTRY_HEAP_BYTES;
+
 /** How much a storage holds, for storages that keep their pets in the process's heap. */
 export interface StorageUsage {
   /** Pets held. */
   pets: number;
-  /** Heap bytes of those pets, as petHeapBytes accounts them. */
+  /** Heap bytes of those pets and of their idempotency keys, as petHeapBytes and keyHeapBytes account them. */
   bytes: number;
 }
 
@@ -52,7 +74,7 @@ export interface StorageUsage {
 export interface Capacity {
   /** Largest number of pets. */
   maxPets?: number;
-  /** Largest heap bytes of the pets, as petHeapBytes accounts them. */
+  /** Largest heap bytes of the pets and their idempotency keys, as petHeapBytes and keyHeapBytes account them. */
   maxBytes?: number;
 }
 
@@ -82,13 +104,22 @@ export function capacityProblem(capacity: Capacity): string | undefined {
   return undefined;
 }
 
-/** A byte count in the unit an operator sizes memory in (`--max-old-space-size` takes MiB): one decimal below 100 MiB. */
+/** A byte count in the unit memory is sized in, MiB: one decimal below 100 MiB. */
 export function megabytes(bytes: number): string {
   const mebibytes = bytes / 1_048_576;
   return mebibytes < 100 ? `${mebibytes.toFixed(1)} MiB` : `${Math.ceil(mebibytes).toLocaleString('en-US')} MiB`;
 }
 
 const EMPTY: StorageUsage = { pets: 0, bytes: 0 };
+
+/** The inserts admitted and still under way, per storage: two stores over one storage count each other's. */
+const pendingInserts = new WeakMap<PetStorage, StorageUsage>();
+
+function pendingOf(storage: PetStorage): StorageUsage {
+  let pending = pendingInserts.get(storage);
+  if (pending === undefined) pendingInserts.set(storage, (pending = { pets: 0, bytes: 0 }));
+  return pending;
+}
 
 /** The 507 of a create past the capacity [RFC 4918 §11.5]; reads go on. */
 function storeFull(bound: CapacityBound, reason: string): CapacityError {
@@ -98,10 +129,10 @@ function storeFull(bound: CapacityBound, reason: string): CapacityError {
 /** The 507 `insufficient_storage` refusing one more pet of `bytes` heap bytes in a store using `used` of `capacity`, or undefined when it fits. */
 export function overflowError(capacity: Capacity, used: StorageUsage, bytes: number): CapacityError | undefined {
   if (capacity.maxPets !== undefined && used.pets >= capacity.maxPets) {
-    return storeFull('maxPets', `it holds ${used.pets.toLocaleString('en-US')} pets, its capacity (\`maxPets\`, the server's --max-pets)`);
+    return storeFull('maxPets', `it holds ${used.pets.toLocaleString('en-US')} pets, its capacity (\`capacity.maxPets\`)`);
   }
   if (capacity.maxBytes !== undefined && used.bytes + bytes > capacity.maxBytes) {
-    return storeFull('maxBytes', `its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`maxBytes\`, a share of the server's heap)`);
+    return storeFull('maxBytes', `its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`capacity.maxBytes\`)`);
   }
   return undefined;
 }
@@ -109,7 +140,8 @@ export function overflowError(capacity: Capacity, used: StorageUsage, bytes: num
 /**
  * The storage with `capacity` enforced on insert: past it, a create is refused with a 507
  * `insufficient_storage`, and reads go on. Creates under way count too, so concurrent creates
- * cannot overshoot. The storage must report its usage: the bounds guard the process's heap, and a
+ * cannot overshoot, also those of another store over the same storage. A create with an idempotency
+ * key counts its key too (keyHeapBytes). The storage must report its usage: the bounds guard the process's heap, and a
  * storage without `usage` (PostgreSQL) keeps its pets elsewhere.
  */
 export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: string): PetStorage {
@@ -117,10 +149,9 @@ export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: s
   if (problem !== undefined) throw new TypeError(`${caller}: ${problem}`);
   if (storage.usage === undefined) throw new TypeError(`${caller}: \`capacity\` needs a storage that reports its \`usage\` (one that keeps pets in memory)`);
   const usage = (): StorageUsage => storage.usage?.() ?? EMPTY;
-  const pending: StorageUsage = { pets: 0, bytes: 0 };
-  /** Runs an insert of `pet` when it fits beside the stored pets and the inserts in flight, counting it as in flight meanwhile. */
-  async function admitted<T>(pet: NewPet, insert: () => Promise<T>): Promise<T> {
-    const bytes = petHeapBytes(pet);
+  const pending = pendingOf(storage);
+  /** Runs an insert of `bytes` heap bytes when it fits beside the stored pets and the inserts in flight, counting it as in flight meanwhile. */
+  async function admitted<T>(bytes: number, insert: () => Promise<T>): Promise<T> {
     const used = usage();
     const overflow = overflowError(capacity, { pets: used.pets + pending.pets, bytes: used.bytes + pending.bytes }, bytes);
     if (overflow !== undefined) throw overflow;
@@ -134,7 +165,7 @@ export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: s
     }
   }
   const limited: PetStorage = {
-    insert: (pet) => admitted(pet, () => storage.insert(pet)),
+    insert: (pet) => admitted(petHeapBytes(pet), () => storage.insert(pet)),
     get: (id) => storage.get(id),
     list: (query) => storage.list(query),
     usage,
@@ -143,7 +174,7 @@ export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: s
   // capacity a keyed create is refused before the storage is asked, also when its key is stored
   // already: whether it is cannot be known without asking, and asking may store.
   const { insertOnce } = storage;
-  if (insertOnce !== undefined) limited.insertOnce = (pet, idempotency) => admitted(pet, () => insertOnce.call(storage, pet, idempotency));
+  if (insertOnce !== undefined) limited.insertOnce = (pet, idempotency) => admitted(petHeapBytes(pet) + keyHeapBytes(pet, idempotency), () => insertOnce.call(storage, pet, idempotency));
   if (storage.checkReady !== undefined) limited.checkReady = () => storage.checkReady?.() ?? Promise.resolve();
   if (storage.close !== undefined) limited.close = () => storage.close?.() ?? Promise.resolve();
   return limited;

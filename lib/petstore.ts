@@ -129,9 +129,8 @@ function inFlightOf(storage: PetStorage): Set<string> {
  * A key still in flight in this process is a 409 (the draft's answer; across processes the storage
  * decides, and the later create replays once the first commits); a key used with another pet is a 422.
  */
-async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Promise<CreatePetOutcome> {
+async function createPetOnce(storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string): Promise<CreatePetOutcome> {
   if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
-  const inFlight = inFlightOf(storage);
   if (inFlight.has(key)) throw keyInFlightError();
   const fingerprint = fingerprintNewPet(pet);
   inFlight.add(key);
@@ -150,16 +149,16 @@ async function createPetOnce(storage: PetStorage, pet: NewPet, key: string): Pro
  * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
  * unchecked), then stores it under a new id, once per idempotency key when one is given.
  */
-async function createPetOutcome(storage: PetStorage, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
+async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
   const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
-  if (key !== undefined) return createPetOnce(storage, pet, key);
+  if (key !== undefined) return createPetOnce(storage, inFlight, pet, key);
   return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
 }
 
 /** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */
-async function createPet(storage: PetStorage, input: NewPet, options?: CreatePetOptions): Promise<Pet> {
-  return (await createPetOutcome(storage, input, options)).pet;
+async function createPet(storage: PetStorage, inFlight: Set<string>, input: NewPet, options?: CreatePetOptions): Promise<Pet> {
+  return (await createPetOutcome(storage, inFlight, input, options)).pet;
 }
 
 /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
@@ -174,11 +173,13 @@ async function getPet(storage: PetStorage, id: number): Promise<Pet> {
 export function createPetstore(options: PetstoreOptions = {}): Petstore {
   const given = options.storage ?? createMemoryStorage();
   const storage = options.capacity === undefined ? given : limitCapacity(given, options.capacity, 'createPetstore');
+  // Of the storage given, not of its capacity's wrapper: two stores over one storage share them, with a capacity or without.
+  const inFlight = inFlightOf(given);
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
     listPets: (query) => listPets(storage, query),
-    createPet: (input, createOptions) => createPet(storage, input, createOptions),
-    createPetOutcome: (input, createOptions) => createPetOutcome(storage, input, createOptions),
+    createPet: (input, createOptions) => createPet(storage, inFlight, input, createOptions),
+    createPetOutcome: (input, createOptions) => createPetOutcome(storage, inFlight, input, createOptions),
     getPet: (id) => getPet(storage, id),
     checkReady: async () => {
       await storage.checkReady?.();

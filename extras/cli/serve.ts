@@ -3,7 +3,7 @@ import type { Petstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import { docsSite } from '../docs-site/index.js';
 import { createMetrics, instrumentStorage, operatorKit } from '../operator/index.js';
-import { logDropCounterOf } from '../operator/metrics.js';
+import { connectionRefusalCounterOf, logDropCounterOf } from '../operator/metrics.js';
 import type { ApiKeys, Logger, RunningServer, StartServerOptions } from '../../server/node/index.js';
 import type { Metrics } from '../operator/index.js';
 import { createReloadableKeys, startingKeys } from './api-keys.js';
@@ -49,6 +49,7 @@ function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics |
     host: config.host,
     log,
     plugins: [docsSite({ redirectRoot: true }), operator],
+    ...(metrics === undefined ? {} : { connections: { onRefused: connectionRefusalCounterOf(metrics) } }),
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
   };
 }

@@ -1,14 +1,16 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { MAX_SAFE_ID } from '../../lib/limits.js';
 import { PetstoreError } from '../../lib/errors.js';
 import { freezePet } from '../../lib/pet.js';
 import type { Capacity, StorageUsage } from '../../lib/capacity.js';
+import { KeyIndex } from '../../lib/storage/memory/key-index.js';
 import { PetIndex } from '../../lib/storage/memory/pet-index.js';
 import type { NewPet, Pet } from '../../lib/pet.js';
 import type { IdempotencyRecord, InsertOnceResult, PetStorage } from '../../lib/storage/storage.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
-import { appendWithin, capacityRefusal, refuseOversizedJournal } from './journal-capacity.js';
+import { appendWithin, capacityRefusal, refuseOversizedJournal, heldUsage } from './journal-capacity.js';
+import type { Replay } from './journal-capacity.js';
 import {
   encodeHeader, encodeKeyedPetRecord, encodePetRecord, FORMAT_VERSION, HEADER_SIZE, headerProblem, headerVersion, keyedPetRecordProblem, petRecordProblem,
 } from './journal-format.js';
@@ -41,7 +43,7 @@ export interface FileStorage extends PetStorage {
   readonly path: string;
   /** Counters of records, writes and syncs since open: `syncs / records` is the syncs per create. */
   stats(): JournalStats;
-  /** Pets held in memory and their heap bytes (petHeapBytes). */
+  /** Pets held in memory and the heap bytes of them and their idempotency keys (petHeapBytes, keyHeapBytes). */
   usage(): StorageUsage;
   /** Resolves when the lock is still held and writes work, trying to recover from a failed write first; rejects with `unavailable` naming the file and the cause. */
   checkReady(): Promise<void>;
@@ -83,6 +85,38 @@ async function writeHeader(file: StorageFile): Promise<void> {
   await file.datasync();
 }
 
+/**
+ * The journal's path with every symbolic link resolved: of the file, or of its directory while the
+ * file does not exist yet. The lock is named from it, so every path that reaches the journal through
+ * a symbolic link (to the file or to a directory) finds the same lock; a second name made with a hard
+ * link is refused on open (openJournal), since no name of the file can be told from another.
+ */
+export async function journalPathOf(fileSystem: StorageFileSystem, path: string): Promise<string> {
+  const absolute = resolve(path);
+  const { realPath } = fileSystem;
+  if (realPath === undefined) return absolute;
+  try {
+    return await realPath.call(fileSystem, absolute);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw openError(absolute, 'resolving its symbolic links', error);
+  }
+  try {
+    return join(await realPath.call(fileSystem, dirname(absolute)), basename(absolute));
+  } catch {
+    // A directory that does not exist: the lock's creation says so.
+    return absolute;
+  }
+}
+
+/** The refusal of a journal with more than one name: a server opened under another name would take another lock and write it too. */
+function secondNameError(path: string, links: number): PetstoreError {
+  return new PetstoreError(
+    'unavailable',
+    `Cannot open data file ${path}: it has ${links} names (hard links), so a server started on another of them would take another lock and write the same file. `
+      + `Remove the other names (\`find / -xdev -samefile ${path}\` lists them); to keep a copy, copy the file instead of linking it.`,
+  );
+}
+
 /** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file; `version` is its format version. */
 export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number; version: number }> {
   let file: StorageFile;
@@ -98,6 +132,8 @@ export async function openJournal(fileSystem: StorageFileSystem, path: string, m
     }
   }
   try {
+    const links = await file.linkCount?.();
+    if (links !== undefined && links > 1) throw secondNameError(path, links);
     let size = await file.size();
     // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
     if (size === 0 && mayCreate) {
@@ -140,24 +176,20 @@ export async function createFileStorage(path: string, options: FileStorageOption
   if (durability !== 'fsync' && durability !== 'write') {
     throw new PetstoreError('internal_error', `createFileStorage: \`durability\` must be \`fsync\` or \`write\`, not ${JSON.stringify(durability)}`);
   }
-  const journalPath = resolve(path);
+  const journalPath = await journalPathOf(fileSystem, path);
   const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
   let file: StorageFile | undefined;
   try {
     const opened = await openJournal(fileSystem, journalPath, true);
     file = opened.file;
-    refuseOversizedJournal(journalPath, opened.size, options.capacity);
-    const index = new PetIndex();
-    const keys = new Map<string, KeyedPet>();
+    refuseOversizedJournal(journalPath, opened.size, opened.version, options.capacity);
+    const replay: Replay = { index: new PetIndex(), keys: new KeyIndex(), read: HEADER_SIZE };
+    const { index, keys } = replay;
     let scan: ScanResult;
     try {
-      const append = appendWithin(index, options.capacity);
-      scan = await scanJournal(file, opened.size, (pet, idempotency) => {
-        append(pet);
-        if (idempotency !== undefined) keys.set(idempotency.key, { pet, fingerprint: idempotency.fingerprint });
-      });
+      scan = await scanJournal(file, opened.size, appendWithin(replay, options.capacity));
     } catch (error) {
-      throw capacityRefusal(error, journalPath, opened.size, index, options.capacity) ?? openError(journalPath, 'reading it', error);
+      throw capacityRefusal(error, journalPath, opened.size, replay, options.capacity) ?? openError(journalPath, 'reading it', error);
     }
     if (scan.damage !== undefined) {
       if (!scan.damage.isTornTail) throw corruptionError(journalPath, scan.damage);
@@ -172,16 +204,10 @@ export async function createFileStorage(path: string, options: FileStorageOption
   }
 }
 
-/** A remembered idempotency key's pet and fingerprint. */
-interface KeyedPet {
-  readonly pet: Pet;
-  readonly fingerprint: string;
-}
-
 /** What opening the journal found: the pets, the idempotency keys of keyed records, and where appending starts. */
 interface Replayed {
   index: PetIndex;
-  keys: Map<string, KeyedPet>;
+  keys: KeyIndex;
   scan: ScanResult;
   version: number;
 }
@@ -282,7 +308,7 @@ async function appendKeyed(journal: OpenJournal, pet: NewPet, idempotency: Idemp
   checkAppendable(journal, petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
   const stored = freezePet(journal.nextId++, pet);
   const committed = await journal.writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
-  journal.replayed.keys.set(idempotency.key, { pet: committed, fingerprint: idempotency.fingerprint });
+  journal.replayed.keys.add(committed, idempotency);
   return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
 }
 
@@ -330,7 +356,7 @@ function fileStorage(
     insertOnce: (pet, idempotency) => insertOnce(journal, pet, idempotency),
     get: async (id) => index.get(id),
     list: async (query) => index.list(query),
-    usage: () => index.usage(),
+    usage: () => heldUsage(index, replayed.keys),
     checkReady: () => checkReady(journal),
     stats: () => writer.stats(),
     close: () => (journal.closing ??= closeJournal(path, file, lock, writer)),

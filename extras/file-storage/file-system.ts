@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, open, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 
 /** An open file as the file storage uses it: positional reads and writes, syncs, truncation. */
 export interface StorageFile {
@@ -17,6 +17,8 @@ export interface StorageFile {
   size(): Promise<number>;
   /** Which file this is: its device and inode numbers (fstat), as `<dev>:<ino>`. */
   identity(): Promise<string>;
+  /** How many names (hard links) the file has (fstat); optional: a file system without it is taken to give each file one name. */
+  linkCount?(): Promise<number>;
   /** Closes the file. */
   close(): Promise<void>;
 }
@@ -39,6 +41,8 @@ export interface StorageFileSystem {
   copyNewFile(source: string, destination: string): Promise<void>;
   /** Which file `path` names now: its device and inode numbers (stat), as `<dev>:<ino>`; the same string as StorageFile.identity() for that file. */
   identity(path: string): Promise<string>;
+  /** `path` with every symbolic link in it resolved (realpath); fails with ENOENT when it names nothing. Optional: without it, paths are taken as they are. */
+  realPath?(path: string): Promise<string>;
 }
 
 /** Device and inode numbers as one string; bigint, since an inode number may exceed 2^53. */
@@ -58,6 +62,7 @@ export const nodeFileSystem: StorageFileSystem = {
       truncate: (length) => handle.truncate(length),
       size: async () => (await handle.stat()).size,
       identity: async () => identityOf(await handle.stat({ bigint: true })),
+      linkCount: async () => (await handle.stat()).nlink,
       close: () => handle.close(),
     };
   },
@@ -68,6 +73,7 @@ export const nodeFileSystem: StorageFileSystem = {
   unlink: (path) => unlink(path),
   copyNewFile: (source, destination) => copyFile(source, destination, constants.COPYFILE_EXCL),
   identity: async (path) => identityOf(await stat(path, { bigint: true })),
+  realPath: (path) => realpath(path),
 };
 
 /** Syncs a directory, so a file created or renamed in it survives power loss. */

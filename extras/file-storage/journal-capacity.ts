@@ -1,23 +1,34 @@
 import { CapacityError, megabytes } from '../../lib/capacity.js';
-import type { Capacity } from '../../lib/capacity.js';
+import type { Capacity, StorageUsage } from '../../lib/capacity.js';
 import type { Pet } from '../../lib/pet.js';
+import type { KeyIndex } from '../../lib/storage/memory/key-index.js';
 import type { PetIndex } from '../../lib/storage/memory/pet-index.js';
-import { FRAME_HEADER_SIZE, HEADER_SIZE } from './journal-format.js';
-
-/** Bytes of a pet record beside its name: the frame header and the fixed fields (journal-format.ts). */
-const PET_RECORD_OVERHEAD = FRAME_HEADER_SIZE + 18;
+import type { IdempotencyRecord } from '../../lib/storage/storage.js';
+import { FORMAT_VERSION, HEADER_SIZE } from './journal-format.js';
 
 /** Thrown from inside a replay when the pets read so far pass the capacity: the replay stops there. */
 class CapacityReached extends Error {}
 
 /**
- * Refuses a journal that cannot fit before a record is read. A pet record of `b` name bytes takes at
- * least 128 + b/2 heap bytes (a Latin-1 letter is two UTF-8 bytes and one heap byte), more than half
- * the record's own 26 + b bytes: so the pets of a journal need at least half its size (the reservation
- * records that repair writes, one per repair, aside).
+ * The least heap bytes a journal's records take, per byte of the file: a half for a journal of pet
+ * records only (format version 1), a fifth once it may hold keyed ones.
+ *
+ * A pet record of `b` name bytes takes at least 128 + b/2 heap bytes (a Latin-1 letter is two UTF-8
+ * bytes and one heap byte), more than half the record's own 26 + b. A keyed record also holds its key
+ * (`k` bytes) and the fingerprint, whose escapes make it up to six bytes a name character (a control
+ * character is `\u001f` there), while the heap keeps the key and a map entry but not the fingerprint:
+ * at least 208 + n + k heap bytes for a record of at most 100 + 7n + k, a quarter at the worst (n = 256).
  */
-export function refuseOversizedJournal(path: string, size: number, capacity: Capacity | undefined): void {
-  const leastBytes = Math.floor((size - HEADER_SIZE) / 2);
+function leastHeapShare(version: number): number {
+  return version >= FORMAT_VERSION ? 1 / 5 : 1 / 2;
+}
+
+/**
+ * Refuses a journal that cannot fit before a record is read: its records need at least a share of its
+ * size in the heap (leastHeapShare; the reservation records that repair writes, one per repair, aside).
+ */
+export function refuseOversizedJournal(path: string, size: number, version: number, capacity: Capacity | undefined): void {
+  const leastBytes = Math.floor((size - HEADER_SIZE) * leastHeapShare(version));
   if (capacity?.maxBytes === undefined || leastBytes <= capacity.maxBytes) return;
   throw new CapacityError(
     'maxBytes',
@@ -27,33 +38,57 @@ export function refuseOversizedJournal(path: string, size: number, capacity: Cap
   );
 }
 
-/** What the replay hands each pet to: `index.append`, stopping the replay once the pets pass the capacity. */
-export function appendWithin(index: PetIndex, capacity: Capacity | undefined): (pet: Pet) => void {
-  if (capacity === undefined) return (pet) => index.append(pet);
+/** What a replay keeps: the pets, their keys, and how far into the file it has read. */
+export interface Replay {
+  index: PetIndex;
+  keys: KeyIndex;
+  /** File offset just past the last record replayed. */
+  read: number;
+}
+
+/** Pets held and the heap bytes of them and their keys, counted as the memory storage counts them. */
+export function heldUsage(index: PetIndex, keys: KeyIndex): StorageUsage {
+  const { pets, bytes } = index.usage();
+  return { pets, bytes: bytes + keys.bytes() };
+}
+
+/**
+ * What the replay hands each pet to: the pet to `index`, its key (if any) to `keys`, stopping the
+ * replay once the pets and keys pass the capacity, counted as the capacity counts a create.
+ */
+export function appendWithin(replay: Replay, capacity: Capacity | undefined): (pet: Pet, idempotency: IdempotencyRecord | undefined, end: number) => void {
+  const { index, keys } = replay;
+  if (capacity === undefined) {
+    return (pet, idempotency) => {
+      index.append(pet);
+      if (idempotency !== undefined) keys.add(pet, idempotency);
+    };
+  }
   const maxPets = capacity.maxPets ?? Number.POSITIVE_INFINITY;
   const maxBytes = capacity.maxBytes ?? Number.POSITIVE_INFINITY;
-  return (pet) => {
+  return (pet, idempotency, end) => {
     index.append(pet);
-    const usage = index.usage();
+    if (idempotency !== undefined) keys.add(pet, idempotency);
+    replay.read = end;
+    const usage = heldUsage(replay.index, replay.keys);
     if (usage.pets > maxPets || usage.bytes > maxBytes) throw new CapacityReached();
   };
 }
 
 /**
  * The refusal of a journal whose replay passed the capacity, with the memory the whole file needs,
- * projected from the bytes its pets read so far took; undefined for any other error of the replay.
+ * projected from the bytes its records read so far took; undefined for any other error of the replay.
  */
-export function capacityRefusal(error: unknown, path: string, size: number, index: PetIndex, capacity: Capacity | undefined): CapacityError | undefined {
+export function capacityRefusal(error: unknown, path: string, size: number, replay: Replay, capacity: Capacity | undefined): CapacityError | undefined {
   if (!(error instanceof CapacityReached) || capacity === undefined) return undefined;
-  const usage = index.usage();
+  const usage = heldUsage(replay.index, replay.keys);
   if (capacity.maxPets !== undefined && usage.pets > capacity.maxPets) {
     return new CapacityError(
       'maxPets',
       `Cannot open data file ${path}: it holds more than ${capacity.maxPets.toLocaleString('en-US')} pets, the capacity (\`capacity.maxPets\`)`,
     );
   }
-  let read = HEADER_SIZE;
-  for (const pet of index.list({ status: undefined, after: 0, limit: usage.pets })) read += PET_RECORD_OVERHEAD + Buffer.byteLength(pet.name, 'utf8');
+  const { read } = replay;
   const needed = Math.ceil(usage.bytes * ((size - HEADER_SIZE) / (read - HEADER_SIZE)));
   return new CapacityError(
     'maxBytes',

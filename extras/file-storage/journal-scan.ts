@@ -92,10 +92,10 @@ async function findIntactFrame(reader: ChunkReader, from: number): Promise<numbe
 
 /**
  * Replays the journal after its header, handing each pet (with its idempotency key and fingerprint,
- * when its record holds them) to `onPet` in file order, and stops at the
+ * when its record holds them, and the file offset just past its record) to `onPet` in file order, and stops at the
  * first record that cannot be replayed. The caller decides what the damage means.
  */
-export async function scanJournal(file: StorageFile, size: number, onPet: (pet: Pet, idempotency?: IdempotencyRecord) => void): Promise<ScanResult> {
+export async function scanJournal(file: StorageFile, size: number, onPet: (pet: Pet, idempotency: IdempotencyRecord | undefined, end: number) => void): Promise<ScanResult> {
   const reader = new ChunkReader(file, size);
   let offset = HEADER_SIZE;
   let pets = 0;
@@ -105,17 +105,17 @@ export async function scanJournal(file: StorageFile, size: number, onPet: (pet: 
     const buffer = reader.buffer;
     let local = offset - reader.start;
     for (let pet = readPetFrame(buffer, local); pet !== undefined && pet.id > highestId; pet = readPetFrame(buffer, local)) {
-      onPet(pet);
+      local += FRAME_HEADER_SIZE + buffer.readUInt32LE(local + 4);
+      onPet(pet, undefined, reader.start + local);
       highestId = pet.id;
       pets++;
-      local += FRAME_HEADER_SIZE + buffer.readUInt32LE(local + 4);
     }
     offset = reader.start + local;
     if (offset >= size) break;
     // Whatever the fast path stopped at: a frame crossing the chunk's end, a keyed pet, a reservation, or damage.
     const frame = await reader.frameAt(offset);
     if (frame.kind === 'pet' && frame.pet.id > highestId) {
-      onPet(frame.pet, frame.idempotency);
+      onPet(frame.pet, frame.idempotency, offset + frame.size);
       highestId = frame.pet.id;
       pets++;
     } else if (frame.kind === 'reserve') {

@@ -1,8 +1,8 @@
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { PetstoreError } from '../../lib/errors.js';
 import { errorMessageOf, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
-import { LOCK_SUFFIX, openJournal } from './file-storage.js';
+import { journalPathOf, LOCK_SUFFIX, openJournal } from './file-storage.js';
 import { Appender, copyRange, judgeTail, MAX_FRAME_SIZE, readBytes, sideFilePath } from './damaged-tail.js';
 import type { DamagedTail } from './damaged-tail.js';
 import { encodeReserveRecord, HEADER_SIZE } from './journal-format.js';
@@ -58,7 +58,7 @@ function repairError(path: string, doing: string, cause: unknown): PetstoreError
 export async function repairFile(path: string, options: RepairOptions = {}): Promise<RepairReport> {
   const fileSystem = options.fileSystem ?? nodeFileSystem;
   const log = options.log ?? ((line: string) => process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' }));
-  const journalPath = resolve(path);
+  const journalPath = await journalPathOf(fileSystem, path);
   const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
   try {
     const { file, size } = await openJournal(fileSystem, journalPath, false);

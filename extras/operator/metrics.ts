@@ -140,6 +140,11 @@ class PetstoreMetrics implements Metrics {
   );
   readonly inFlight = new Gauge('petstore_http_requests_in_flight', 'Requests being answered now');
   readonly logLinesDropped = new Counter('petstore_log_lines_dropped_total', 'Log lines dropped because their reader went away or fell behind, by stream', ['stream']);
+  readonly connectionsRefused = new Counter(
+    'petstore_connections_refused_total',
+    'Refused by the connection budget, by reason: connections (closed at accept, past the most connections open at once), bodies (503, past the most bytes of bodies received at once)',
+    ['reason'],
+  );
   readonly storage = new Histogram(
     'petstore_storage_operation_duration_seconds',
     'Time of storage operations by storage, operation and outcome (ok, or error for one that failed)',
@@ -166,6 +171,7 @@ class PetstoreMetrics implements Metrics {
     this.storagePools,
     this.idempotency,
     this.logLinesDropped,
+    this.connectionsRefused,
     new EventLoopDelay(),
     new Gauge('process_resident_memory_bytes', 'Resident memory of the process (RSS)', () => process.memoryUsage.rss()),
     new Gauge('petstore_heap_used_bytes', 'V8 heap in use', () => process.memoryUsage().heapUsed),
@@ -203,6 +209,19 @@ export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void 
   const counter = recorderOf(metrics, 'logDropCounterOf').logLinesDropped;
   const series = { stdout: counter.series(['stdout']), stderr: counter.series(['stderr']) };
   return (stream) => void series[stream].value++;
+}
+
+/** The reasons the connection budget refuses for, as `petstore_connections_refused_total` labels them. */
+export type ConnectionRefusalReason = 'connections' | 'bodies';
+
+/**
+ * The counter of refusals of the connection budget, for `startServer({ connections: { onRefused } })`:
+ * each call counts one into `petstore_connections_refused_total{reason}`. Both series start at 0.
+ */
+export function connectionRefusalCounterOf(metrics: Metrics): (reason: ConnectionRefusalReason) => void {
+  const counter = recorderOf(metrics, 'connectionRefusalCounterOf').connectionsRefused;
+  const series = { connections: counter.series(['connections']), bodies: counter.series(['bodies']) };
+  return (reason) => void series[reason].value++;
 }
 
 /** What the server records of its requests. */

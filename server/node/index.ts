@@ -14,6 +14,8 @@ export type { StartServerOptions } from './start-server.js';
 export type { ServerTimeouts } from './start-server.js';
 /** A listening server: its URL, and close. */
 export type { RunningServer } from './start-server.js';
+/** What the standalone server's connections may hold at once, and who is told of a refusal. */
+export type { ConnectionBudget } from './connection-budget.js';
 /** Options of RunningServer.close. */
 export type { CloseOptions } from './start-server.js';
 /** A plug-in of the standalone server: routes, and an observer of every request. */

@@ -7,6 +7,8 @@ import { PetstoreError } from '../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
 import { isOnClosingConnection } from './closing-connections.js';
 import { closeByLingering } from './lingering-close.js';
+import { limitConnections } from './connection-budget.js';
+import type { ConnectionBudget } from './connection-budget.js';
 import { answerWithCore } from './handler.js';
 import type { HandlerOptions } from './handler.js';
 import { deferContinue } from './node-request.js';
@@ -45,6 +47,8 @@ export interface StartServerOptions extends Omit<HandlerOptions, 'plugins'> {
   shutdownDeadline?: number;
   /** Overrides of the timeouts above (ms), mainly so tests need not wait for the production values. */
   timeouts?: Partial<ServerTimeouts>;
+  /** What connections may hold at once (their number, the bytes of bodies being received), and who is told of a refusal. */
+  connections?: ConnectionBudget;
 }
 
 /** The server's timeouts, in milliseconds. */
@@ -166,13 +170,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   function listener(request: IncomingMessage, response: ServerResponse): void {
     const observation = observer?.(request, response);
-    if (!admitPipelined(request, response, observation)) return;
+    if (!admitPipelined(request, response, observation) || !admitBody(request, response, observation)) return;
     // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
     if (isOnClosingConnection(request)) return;
     answerWithCore(core, request, response, observation);
   }
 
   const server = createNodeServer(options, listener, shutdown.responseClass, observer, core.requestIdOf);
+  const admitBody = limitConnections(server, options.connections, options.bodyLimit);
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
   const url = `http://${hostForUrl(address)}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {

@@ -6,6 +6,8 @@ import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
 import { createFileStorage } from '../../extras/file-storage/index.js';
 import { encodeHeader, encodePetRecord } from '../../extras/file-storage/journal-format.js';
 import { freezePet } from '../../lib/pet.js';
+import { keyHeapBytes } from '../../lib/capacity.js';
+import { fingerprintNewPet } from '../../lib/idempotency.js';
 import { rejection } from '../support/assertions.js';
 import { journalPath } from '../extras/file-storage/fixtures.js';
 
@@ -39,7 +41,7 @@ describe('createPetstore() with a capacity', () => {
     const refusal = await rejection(() => store.createPet({ name: 'Kit', categoryId: 1 }), 'insufficient_storage');
     assert.deepEqual(refusal.toJSON(), {
       code: 'insufficient_storage',
-      message: "Cannot create pet: the store is full: it holds 2 pets, its capacity (`maxPets`, the server's --max-pets). Reads still work; the operator can raise the capacity",
+      message: "Cannot create pet: the store is full: it holds 2 pets, its capacity (`capacity.maxPets`). Reads still work; the operator can raise the capacity",
       status: 507,
     });
     assert.deepEqual((await store.listPets()).map((pet) => pet.name), ['Rex', 'Tom']);
@@ -50,7 +52,7 @@ describe('createPetstore() with a capacity', () => {
     const maxBytes = petHeapBytes({ name: EMOJI_NAME, categoryId: 1 }) + petHeapBytes({ name: 'Rex', categoryId: 1 });
     const store = createPetstore({ capacity: { maxBytes } });
     await store.createPet({ name: EMOJI_NAME, categoryId: 1 });
-    await rejection(() => store.createPet({ name: EMOJI_NAME, categoryId: 1 }), 'insufficient_storage', /its pets take 0.0 MiB of the 0.0 MiB of memory set aside for them \(`maxBytes`, a share of the server's heap\)/);
+    await rejection(() => store.createPet({ name: EMOJI_NAME, categoryId: 1 }), 'insufficient_storage', /its pets take 0.0 MiB of the 0.0 MiB of memory set aside for them \(`capacity.maxBytes`\)/);
     await store.createPet({ name: 'Rex', categoryId: 1 });
     await rejection(() => store.createPet({ name: 'R', categoryId: 1 }), 'insufficient_storage');
     assert.equal((await store.listPets()).length, 2);
@@ -143,6 +145,64 @@ describe('createFileStorage() with a capacity', () => {
   test('createFileStorage() refuses a journal whose size alone shows it cannot fit, before reading a record', async () => {
     const path = await emojiJournal(1000);
     const refusal = await rejection(() => createFileStorage(path, { capacity: { maxBytes: 100_000 } }), 'insufficient_storage');
-    assert.match(refusal.message, /its 1,050,016 bytes hold pets that need at least 0.5 MiB of memory, more than the 0.1 MiB set aside for pets \(`capacity.maxBytes`\)$/);
+    // A fifth of the file: a journal that may hold keyed records holds fingerprints the heap does not keep.
+    assert.match(refusal.message, /its 1,050,016 bytes hold pets that need at least 0.2 MiB of memory, more than the 0.1 MiB set aside for pets \(`capacity.maxBytes`\)$/);
+  });
+});
+
+describe('createPetstore() with a capacity and idempotency keys', () => {
+  const KEY = 'k'.repeat(255);
+
+  test('createPet() with an idempotency key counts the key against `capacity.maxBytes`: a keyed create that would pass it is a 507 where the pet alone fits', async () => {
+    const rex = { name: 'Rex', categoryId: 1 };
+    const keyBytes = keyHeapBytes(rex, { key: KEY, fingerprint: fingerprintNewPet(rex) });
+    const store = createPetstore({ capacity: { maxBytes: petHeapBytes(rex) + keyBytes - 1 } });
+    await rejection(() => store.createPet(rex, { idempotencyKey: KEY }), 'insufficient_storage');
+    await store.createPet(rex);
+    assert.equal((await store.listPets()).length, 1);
+  });
+
+  test('createFileStorage() counts keys in usage() and on reopen the same way, so a journal filled to its capacity by keyed creates reopens with it', async () => {
+    const path = await journalPath();
+    const rex = { name: '\u0001'.repeat(256), categoryId: 1 };
+    const storage = await createFileStorage(path);
+    for (let index = 0; index < 20; index++) await storage.insertOnce?.(rex, { key: `${KEY.slice(3)}${String(index).padStart(3, '0')}`, fingerprint: fingerprintNewPet(rex) });
+    const usage = storage.usage();
+    assert.deepEqual(usage, { pets: 20, bytes: 20 * (petHeapBytes(rex) + keyHeapBytes(rex, { key: KEY, fingerprint: fingerprintNewPet(rex) })) });
+    await storage.close();
+    const again = await createFileStorage(path, { capacity: { maxBytes: usage.bytes } });
+    assert.deepEqual(again.usage(), usage);
+    await again.close();
+    await rejection(() => createFileStorage(path, { capacity: { maxBytes: usage.bytes - 1 } }), 'insufficient_storage');
+  });
+});
+
+describe('two stores over one storage', () => {
+  test('createPetstore() shares the keys in flight of two stores over one storage with a capacity as without: the second create of a key in flight is a 409', async () => {
+    for (const capacity of [undefined, { maxPets: 10 }]) {
+      const storage = createMemoryStorage();
+      const first = createPetstore({ storage, ...(capacity === undefined ? {} : { capacity }) });
+      const second = createPetstore({ storage, ...(capacity === undefined ? {} : { capacity }) });
+      const created = first.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'shared' });
+      await rejection(() => second.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'shared' }), 'idempotency_key_in_use');
+      await created;
+    }
+  });
+
+  test('createPetstore() counts the creates under way of every store over one storage, so two stores cannot pass a capacity together', async () => {
+    const memory = createMemoryStorage();
+    const slow: PetStorage = {
+      insert: async (pet: NewPet): Promise<Pet> => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return memory.insert(pet);
+      },
+      get: (id) => memory.get(id),
+      list: (query) => memory.list(query),
+      usage: () => memory.usage?.() ?? { pets: 0, bytes: 0 },
+    };
+    const stores = [createPetstore({ storage: slow, capacity: { maxPets: 3 } }), createPetstore({ storage: slow, capacity: { maxPets: 3 } })];
+    const outcomes = await Promise.allSettled(stores.flatMap((store) => Array.from({ length: 5 }, (_, index) => store.createPet({ name: `Pet ${index}`, categoryId: 1 }))));
+    assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 3);
+    assert.equal(memory.usage?.().pets, 3);
   });
 });

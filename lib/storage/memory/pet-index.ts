@@ -22,15 +22,21 @@ function firstAfter(pets: readonly Pet[], after: number): number {
 export class PetIndex {
   readonly #all: Pet[] = [];
   readonly #byStatus: Record<PetStatus, Pet[]> = { available: [], pending: [], sold: [] };
-  #bytes = 0;
+  /** Heap bytes of the pets, counted from the first call of usage() on: a storage without a capacity never asks. */
+  #bytes: number | undefined;
 
   /** Number of pets held. */
   get size(): number {
     return this.#all.length;
   }
 
-  /** Pets held and their heap bytes as petHeapBytes accounts them. */
+  /** Pets held and their heap bytes as petHeapBytes accounts them; the first call counts every pet, later ones only add. */
   usage(): StorageUsage {
+    if (this.#bytes === undefined) {
+      let bytes = 0;
+      for (const pet of this.#all) bytes += petHeapBytes(pet);
+      this.#bytes = bytes;
+    }
     return { pets: this.#all.length, bytes: this.#bytes };
   }
 
@@ -43,7 +49,7 @@ export class PetIndex {
   append(pet: Pet): void {
     if (pet.id <= this.lastId) throw new RangeError(`PetIndex.append: id ${pet.id} is not above the last id ${this.lastId}`);
     this.#all.push(pet);
-    this.#bytes += petHeapBytes(pet);
+    if (this.#bytes !== undefined) this.#bytes += petHeapBytes(pet);
     if (pet.status !== undefined) this.#byStatus[pet.status].push(pet);
   }
 

@@ -221,13 +221,13 @@ describe('extras/cli/main.ts', () => {
   test('main refuses a --data file too big for the heap in one line with exit code 2, saying what it needs and the --max-old-space-size that holds it', { timeout: 120_000 }, async () => {
     const directory = await mkdtemp(join(tmpdir(), 'petstore-main-heap-'));
     const path = join(directory, 'pets.journal');
-    const records = Array.from({ length: 4_000 }, (_, index) => encodePetRecord(freezePet(index + 1, { name: '🐶'.repeat(256), categoryId: 1 })));
+    const records = Array.from({ length: 10_000 }, (_, index) => encodePetRecord(freezePet(index + 1, { name: '🐶'.repeat(256), categoryId: 1 })));
     await writeFile(path, Buffer.concat([encodeHeader(), ...records]));
     try {
       const refused = await runMain({ PETSTORE_API_KEYS: KEY, PETSTORE_LOG_LEVEL: 'warn', NODE_OPTIONS: '--max-old-space-size=48' }, ['--data', path]);
       assert.equal(refused.code, 2);
       assert.equal(refused.stderr.split('\n').length, 2, refused.stderr);
-      assert.match(refused.stderr, /^petstore-reference: Cannot open data file .*: its 4,200,016 bytes hold pets that need at least 2\.0 MiB of memory, more than the 1\.6 MiB set aside for pets/);
+      assert.match(refused.stderr, /^petstore-reference: Cannot open data file .*: its 10,500,016 bytes hold pets that need at least 2\.0 MiB of memory, more than the 1\.6 MiB set aside for pets/);
       assert.match(refused.stderr, /pets may take 70% of the 48\.0 MiB old space less 32\.0 MiB: start node with --max-old-space-size=49 or more \(in NODE_OPTIONS\), or keep the pets in PostgreSQL \(--database-url\)\n$/);
     } finally {
       await rm(directory, { recursive: true, force: true });

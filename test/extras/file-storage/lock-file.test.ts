@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createFileStorage } from '../../../extras/file-storage/index.js';
@@ -59,6 +59,46 @@ describe('single-writer lock', () => {
     const second = await createFileStorage(path);
     assert.equal((await second.get(1))?.id, 1);
     await second.close();
+  });
+
+  test('createFileStorage() refuses a second open of one journal whatever path reaches it: the same path, a symbolic link to the file, a symbolically linked directory', async () => {
+    const path = await journalPath();
+    const directory = dirname(path);
+    await mkdir(join(directory, 'real'));
+    const real = join(directory, 'real', 'pets.journal');
+    await symlink(real, join(directory, 'file-link.journal'));
+    await symlink(join(directory, 'real'), join(directory, 'directory-link'));
+    const names = [real, join(directory, 'file-link.journal'), join(directory, 'directory-link', 'pets.journal')];
+    for (const first of names) {
+      const storage = await createFileStorage(first);
+      for (const second of names) await rejection(() => createFileStorage(second), 'unavailable', /is in use: .*real\/pets\.journal\.lock is held by this process/);
+      await storage.insert(samplePet(1));
+      await storage.close();
+    }
+  });
+
+  test('createFileStorage() refuses a journal with a second name made by a hard link, whichever name it is given, and says how to find the other names', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path);
+    const other = join(dirname(path), 'other-name.journal');
+    await link(path, other);
+    await rejection(() => createFileStorage(other), 'unavailable', literally(`Cannot open data file ${other}: it has 2 names (hard links), so a server started on another of them would take another lock and write the same file. Remove the other names (\`find / -xdev -samefile ${other}\` lists them)`));
+    await storage.close();
+    await rejection(() => createFileStorage(path), 'unavailable', /it has 2 names \(hard links\)/);
+  });
+
+  test('createFileStorage() refuses a journal another process holds through a symbolic link', async () => {
+    const path = await journalPath();
+    const alias = join(dirname(path), 'alias.journal');
+    await createFileStorage(path).then((storage) => storage.close());
+    await symlink(path, alias);
+    const child = await holdInChild(alias);
+    try {
+      await rejection(() => createFileStorage(path), 'unavailable', literally(`Data file ${path} is in use: ${path}.lock is held by running process ${child.pid}`));
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
   });
 
   test('createFileStorage() refuses a file another process holds, and takes the lock over once that process is killed with SIGKILL', async () => {

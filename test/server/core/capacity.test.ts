@@ -15,7 +15,7 @@ test('createPet past the store\'s capacity answers 507 insufficient_storage with
   assert.equal(refused.headers['content-type'], 'application/json; charset=utf-8');
   assert.deepEqual(refused.json(), {
     code: 'insufficient_storage',
-    message: "Cannot create pet: the store is full: it holds 2 pets, its capacity (`maxPets`, the server's --max-pets). Reads still work; the operator can raise the capacity",
+    message: "Cannot create pet: the store is full: it holds 2 pets, its capacity (`capacity.maxPets`). Reads still work; the operator can raise the capacity",
     status: 507,
   });
   const list = await inject(options, { url: '/v1/pets', headers: AUTH });

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { describe, test } from 'node:test';
+import { connectionRefusalCounterOf, createMetrics } from '../../extras/operator/metrics.js';
+import { API_KEY, startTestServer } from '../support/http.js';
+import { spawnServer } from '../support/process.js';
+import { PROFILE, report } from './settings.js';
+import { parseResponses } from './wire.js';
+
+// Issue 28, item 4: connections had no bound. On a 64 MiB old space, 8,000 sockets with unfinished
+// 15 KB heads took RSS to 251 MB, 16,000 to 358 MB, 4,000 holding 65,000-byte bodies to 304 MB, all
+// beyond the documented "old space + about 100 MiB". The budget bounds the connections open at once
+// and the bytes of bodies received at once; the excess is refused at accept, or with a 503.
+
+const AUTH_LINE = `Authorization: Bearer ${API_KEY}\r\n`;
+
+/** Opens a socket and writes `text`; resolves once connected, with a promise of its close and the bytes it received. */
+async function openSocket(port: number, text: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => {
+    socket.once('connect', resolve);
+    socket.once('close', () => resolve());
+  });
+  if (!socket.destroyed) socket.write(text);
+  return { socket, received: () => received, closed };
+}
+
+/** Resolves after `ms` milliseconds. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('connection budget', () => {
+  test('startServer() with `connections.maxConnections` closes the connections past it at accept, tells onRefused, and serves the ones it holds', async () => {
+    const refused: string[] = [];
+    const server = await startTestServer({ connections: { maxConnections: 4, onRefused: (reason) => refused.push(reason) } });
+    try {
+      const held = await Promise.all(Array.from({ length: 4 }, () => openSocket(server.port, '')));
+      const extra = await Promise.all(Array.from({ length: 3 }, () => openSocket(server.port, '')));
+      await Promise.all(extra.map((socket) => socket.closed));
+      assert.deepEqual(refused, ['connections', 'connections', 'connections']);
+      const first = held[0];
+      assert.ok(first !== undefined);
+      first.socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}\r\n`);
+      while (!first.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(first.received(), /^HTTP\/1\.1 200 /);
+      for (const socket of held) socket.socket.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('startServer() with `connections.maxBodyBytes` answers a request whose body would pass it 503 with Retry-After and closes its connection, and takes bodies again once one is done', async () => {
+    const refused: string[] = [];
+    const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    try {
+      const slow = await openSocket(server.port, `${head}${body.slice(0, 10)}`);
+      await pause(50);
+      const second = await openSocket(server.port, `${head}${body}`);
+      await second.closed;
+      const [answer] = parseResponses(Buffer.from(second.received(), 'latin1'), ['POST']).responses;
+      assert.ok(answer !== undefined, second.received());
+      assert.equal(answer.status, 503);
+      assert.equal(answer.headers['retry-after'], '1');
+      assert.equal(answer.headers['connection'], 'close');
+      assert.equal((JSON.parse(answer.body.toString('utf8')) as { code: string }).code, 'unavailable');
+      assert.deepEqual(refused, ['bodies']);
+      slow.socket.write(body.slice(10));
+      while (!slow.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(slow.received(), /^HTTP\/1\.1 201 /);
+      const third = await openSocket(server.port, `${head}${body}`);
+      while (!third.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(third.received(), /^HTTP\/1\.1 201 /);
+      slow.socket.destroy();
+      third.socket.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('connectionRefusalCounterOf() counts refusals by reason in petstore_connections_refused_total, both series from 0', () => {
+    const metrics = createMetrics();
+    const count = connectionRefusalCounterOf(metrics);
+    assert.match(metrics.render(), /petstore_connections_refused_total\{reason="bodies"\} 0/);
+    count('connections');
+    count('connections');
+    assert.match(metrics.render(), /petstore_connections_refused_total\{reason="connections"\} 2/);
+  });
+});
+
+/** The attacks of the issue at their real sizes: how many sockets, what each sends. */
+const ATTACKS: readonly { name: string; sockets: number; text: () => string }[] = [
+  { name: 'unfinished 15 KB heads', sockets: 8_000, text: () => `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(15_000)}` },
+  ...(PROFILE.name === 'long' ? [
+    { name: 'unfinished 15 KB heads', sockets: 16_000, text: () => `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(15_000)}` },
+    { name: 'idle sockets', sockets: 8_000, text: () => '' },
+    {
+      name: 'keyed 65,000-byte bodies held',
+      sockets: 4_000,
+      text: () => `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nIdempotency-Key: ${Math.random().toString(36).slice(2)}\r\nContent-Length: 65001\r\n\r\n${' '.repeat(65_000)}`,
+    },
+  ] : []),
+];
+
+/** Resident memory of a process, in bytes, from /proc. */
+async function residentBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  assert.ok(match?.[1] !== undefined, 'this system has /proc');
+  return Number(match[1]) * 1024;
+}
+
+const OLD_SPACE_MIB = 64;
+/** What the sizing rule leaves a server: its old space and about 100 MiB for the rest of the process. */
+const RSS_BOUND = (OLD_SPACE_MIB + 100) * 1_048_576;
+
+describe('connection budget at the issue\'s sizes', () => {
+  for (const attack of ATTACKS) {
+    test(`the server on a ${OLD_SPACE_MIB} MiB old space keeps its RSS within the old space and 100 MiB under ${attack.sockets.toLocaleString('en-US')} ${attack.name}, and answers reads after`, async () => {
+      const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, NODE_OPTIONS: `--max-old-space-size=${OLD_SPACE_MIB}`, PETSTORE_LOG_LEVEL: 'error' });
+      await server.ready;
+      const pid = server.child.pid;
+      assert.ok(pid !== undefined);
+      const port = Number(new URL(server.url).port);
+      const sockets: Socket[] = [];
+      try {
+        const before = await residentBytes(pid);
+        for (let start = 0; start < attack.sockets; start += 500) {
+          const batch = await Promise.all(Array.from({ length: Math.min(500, attack.sockets - start) }, () => openSocket(port, attack.text())));
+          for (const opened of batch) sockets.push(opened.socket);
+        }
+        // Let the server read what was sent (the heads and bodies are in flight, none finished).
+        await pause(1_000);
+        const during = await residentBytes(pid);
+        for (const socket of sockets) socket.destroy();
+        const open = sockets.filter((socket) => !socket.destroyed).length;
+        report({ part: `connections: ${attack.sockets.toLocaleString('en-US')} ${attack.name}, ${OLD_SPACE_MIB} MiB`, cases: attack.sockets, failures: during > RSS_BOUND ? 1 : 0, rssStartMb: Math.round(before / 1e6), rssEndMb: Math.round(during / 1e6), note: `${open} still open after destroy` });
+        assert.ok(during <= RSS_BOUND, `RSS ${Math.round(during / 1e6)} MB, more than ${Math.round(RSS_BOUND / 1e6)} MB`);
+        await pause(200);
+        const reply = await openSocket(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Connection: close\r\n\r\n`);
+        await reply.closed;
+        assert.match(reply.received(), /^HTTP\/1\.1 200 /);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    });
+  }
+});
