@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { MAX_SAFE_ID } from '../../lib/limits.js';
 import { PetstoreError } from '../../lib/errors.js';
 import { freezePet } from '../../lib/pet.js';
@@ -57,8 +57,19 @@ function emitWarning(line: string): void {
   process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
 }
 
+/** What to do when the data file itself cannot be opened for reading and appending, by the errno. */
+const FILE_PROBLEMS: Readonly<Record<string, (path: string) => string>> = {
+  EISDIR: (path) => `it names a directory; give the path of a file instead (such as ${join(path, 'pets.journal')})`,
+  EACCES: () => 'this user may not read and write it (EACCES); the server appends to the file, so give this user read and write permission on it',
+  EPERM: () => 'this user may not read and write it (EPERM); the server appends to the file, so give this user read and write permission on it',
+  EROFS: () => 'its file system is read-only (EROFS); the server appends to the file, so keep it on a writable file system',
+};
+
 function openError(path: string, doing: string, cause: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
+  const code = errorCode(cause);
+  const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
+  const detail = problem === undefined ? `${doing} failed: ${errorMessageOf(cause)}` : problem(path);
+  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${detail}`, { cause });
 }
 
 /**
@@ -124,8 +135,8 @@ function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>
     'unavailable',
     `Data file ${path} is corrupt at byte offset ${damage.offset}: ${damage.reason}; ${why}. `
     + 'Refusing to open it rather than dropping acknowledged pets. '
-    + `With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${damage.offset}; `
-    + 'add `--salvage` to keep every intact record after the damage.',
+    + `With the server stopped, \`petstore-reference repair --data ${path} --salvage\` copies it aside, then keeps every intact record and drops only the damaged bytes (into a side file); `
+    + `without \`--salvage\`, repair cuts it at byte offset ${damage.offset} and drops every record after that too.`,
   );
 }
 
