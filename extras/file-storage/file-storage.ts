@@ -57,18 +57,19 @@ function emitWarning(line: string): void {
   process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
 }
 
-/** What to do when the data file itself cannot be opened for reading and appending, by the errno. */
-const FILE_PROBLEMS: Readonly<Record<string, (path: string) => string>> = {
-  EISDIR: (path) => `it names a directory; give the path of a file instead (such as ${join(path, 'pets.journal')})`,
-  EACCES: () => 'this user may not read and write it (EACCES); the server appends to the file, so give this user read and write permission on it',
-  EPERM: () => 'this user may not read and write it (EPERM); the server appends to the file, so give this user read and write permission on it',
-  EROFS: () => 'its file system is read-only (EROFS); the server appends to the file, so keep it on a writable file system',
+/** What to do when opening the data file itself fails, by the errno. */
+const OPEN_ADVICE: Readonly<Record<string, string>> = {
+  EACCES: 'the server reads and appends to the file, so give this user read and write permission on it',
+  EPERM: 'the server reads and appends to the file, so give this user read and write permission on it',
+  EROFS: 'the server appends to the file, so keep it on a writable file system',
 };
 
 function openError(path: string, doing: string, cause: unknown): PetstoreError {
   const code = errorCode(cause);
-  const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
-  const detail = problem === undefined ? `${doing} failed: ${errorMessageOf(cause)}` : problem(path);
+  // Node's EISDIR text ("illegal operation on a directory") says nothing an operator can act on.
+  const detail = code === 'EISDIR'
+    ? `it names a directory; give the path of a file instead (such as ${join(path, 'pets.journal')})`
+    : `${doing} failed: ${errorMessageOf(cause)}${code !== undefined && doing === 'opening it' && OPEN_ADVICE[code] !== undefined ? `; ${OPEN_ADVICE[code]}` : ''}`;
   return new PetstoreError('unavailable', `Cannot open data file ${path}: ${detail}`, { cause });
 }
 

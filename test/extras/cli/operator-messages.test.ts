@@ -72,6 +72,20 @@ describe('the operator\'s messages', () => {
     });
   });
 
+  test('a data file this user may not write is refused saying the server appends to it and to give this user read and write permission', async () => {
+    const dataFile = join(directory, 'not-writable.journal');
+    const refusing = {
+      ...nodeFileSystem,
+      open: (path: string, flags: string) => (path === dataFile && flags === 'r+'
+        ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${dataFile}'`), { code: 'EACCES' }))
+        : nodeFileSystem.open(path, flags)),
+    };
+    await assert.rejects(createFileStorage(dataFile, { fileSystem: refusing, log: () => undefined }), {
+      message: `Cannot open data file ${dataFile}: opening it failed: EACCES: permission denied, open '${dataFile}'; `
+        + 'the server reads and appends to the file, so give this user read and write permission on it',
+    });
+  });
+
   test('a damaged data file\'s startup error suggests, verbatim, a repair that keeps every intact record (10 of 11 pets with 30 damaged bytes)', { timeout: 120_000 }, async () => {
     const dataFile = join(directory, 'damaged.journal');
     const storage = await createFileStorage(dataFile, { log: () => undefined });
