@@ -1,7 +1,7 @@
 import { ALL_SETTINGS, isBoolean } from './settings.js';
 import type { AnySetting, Setting } from './settings.js';
 
-/** A mistake in the command line or the configuration: reported in one line, exit status 2. */
+/** A setup mistake (the command line, the configuration, a file, port or storage it names): reported in human-readable lines on stderr, exit status 2. */
 export class UsageError extends Error {}
 
 /** The environment as the CLI entry hands it over. */

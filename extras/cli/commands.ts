@@ -26,8 +26,11 @@ export const COMMANDS = {
         + 'GET /v1/pets/{petId} (deprecated).',
       'SIGTERM or SIGINT: /readyz fails at once, requests are served for --shutdown-delay seconds, '
         + 'then in-flight requests finish and the server exits 0. SIGHUP re-reads --api-keys-file.',
-      'Output: "Petstore listening on <url>", "Reference page (open it in a browser): <url>/docs" and the access log on stdout; one JSON line per event '
-        + 'on stderr (time, level, msg, requestId where there is one); docs/operations.md in the repository lists them.',
+      'Output: "Petstore listening on <url>", "Reference page (open it in a browser): <url>/docs", the development key when none is set, '
+        + 'and the access log on stdout; once the server listens, one JSON line per event on stderr (time, level, msg, requestId where there is one); '
+        + 'docs/operations.md in the repository lists them.',
+      'Exit status: 2 when the server cannot start (a mistake in the settings, or a file, port, storage or database that refuses), '
+        + 'said in human-readable lines on stderr and nothing else; 0 after a clean shutdown on a signal; 1 when the running server fails.',
     ],
   },
   openapi: {

@@ -6,6 +6,7 @@ import { UsageError } from './command-line.js';
 import type { CliIo } from './io.js';
 import { createOutput } from './output.js';
 import { runCli } from './run.js';
+import { HUMAN_PREFIX } from './startup-log.js';
 
 /** How long the exit waits for readers to take what was written (ms): a reader that stalled must not hold the process. */
 const EXIT_FLUSH_TIMEOUT = 2000;
@@ -77,7 +78,10 @@ runCli(process.argv.slice(2), process.env, io).then(
     if (code !== undefined) exit(code);
   },
   (error: unknown) => {
-    stderr.write(`petstore-reference: ${error instanceof Error ? error.message : String(error)}\n`);
-    exit(error instanceof UsageError ? 2 : 1);
+    // A setup mistake says what to do in its message (status 2); anything else is a defect, shown with its stack (status 1).
+    const isMistake = error instanceof UsageError;
+    const text = error instanceof Error ? (isMistake ? error.message : error.stack ?? error.message) : String(error);
+    stderr.write(`${HUMAN_PREFIX}${text}\n`);
+    exit(isMistake ? 2 : 1);
   },
 );

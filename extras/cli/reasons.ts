@@ -1,6 +1,10 @@
+/** A system error's code (`ENOENT`, `ECONNREFUSED`), or undefined for any other value. */
+export function systemCodeOf(error: unknown): string | undefined {
+  const code = error instanceof Error ? Object.getOwnPropertyDescriptor(error, 'code')?.value : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Why an operation failed, in a few words: a system error's code (`ENOENT`), else the message. */
 export function reasonOf(error: unknown): string {
-  const code = error instanceof Error ? Object.getOwnPropertyDescriptor(error, 'code')?.value : undefined;
-  if (typeof code === 'string') return code;
-  return error instanceof Error ? error.message : String(error);
+  return systemCodeOf(error) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -5,11 +5,13 @@ import { COMMAND_SUMMARIES, COMMANDS } from './commands.js';
 import type { CommandName } from './commands.js';
 import { commandHelp, topHelp } from './help.js';
 import type { CliIo } from './io.js';
-import { createLogWriter } from './log-writer.js';
+import { PetstoreError } from '../../lib/index.js';
+import { systemCodeOf } from './reasons.js';
+import { HUMAN_PREFIX } from './startup-log.js';
 import { repairStorage } from './repair-storage.js';
 import { serve } from './serve.js';
 import { readServeConfig } from './serve-config.js';
-import { REPAIR_SETTINGS, SETTINGS } from './settings.js';
+import { LOG_LEVELS, REPAIR_SETTINGS, SETTINGS } from './settings.js';
 import { DEFAULT_BODY_LIMIT } from '../../server/core/body.js';
 
 function isCommandName(name: string): name is CommandName {
@@ -26,13 +28,29 @@ function commandOf(argv: readonly string[]): { name: CommandName; rest: readonly
   throw new UsageError(`unknown command ${quote(first)}: the commands are ${names}; see petstore-reference --help`);
 }
 
-/** `repair`: repairs the data file and prints what was done. */
+/**
+ * `repair`: repairs the data file and prints what was done. A command that runs once writes
+ * human-readable lines only: its notes on stderr as `petstore-reference: warning: …`, and a repair
+ * the storage refuses (no such file, a server holding it) as a setup mistake (status 2).
+ */
 async function repair(configuration: Configuration, io: CliIo): Promise<number> {
   const dataFile = configuration.value(REPAIR_SETTINGS.data);
   if (dataFile === undefined) throw new UsageError('repair needs --data (or PETSTORE_DATA): the data file to repair');
-  const log = createLogWriter({ level: configuration.value(SETTINGS.logLevel), write: (line) => io.stderr(line) });
+  const isNoted = LOG_LEVELS.indexOf(configuration.value(SETTINGS.logLevel)) >= LOG_LEVELS.indexOf('warn');
   const salvage = configuration.value(REPAIR_SETTINGS.salvage);
-  const report = await repairStorage({ dataFile, salvage, log: (note) => log({ level: 'warn', msg: 'Storage note', storage: 'file', note }) });
+  let report: string;
+  try {
+    report = await repairStorage({
+      dataFile,
+      salvage,
+      log: (note) => {
+        if (isNoted) io.stderr(`${HUMAN_PREFIX}warning: ${note}\n`);
+      },
+    });
+  } catch (error) {
+    if (error instanceof PetstoreError || (error instanceof Error && systemCodeOf(error) !== undefined)) throw new UsageError(error.message);
+    throw error;
+  }
   io.stdout(`${report}\n`);
   return 0;
 }

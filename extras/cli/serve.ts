@@ -13,10 +13,10 @@ import type { CliIo, CliSignal } from './io.js';
 import { listenProblem } from './listen-error.js';
 import { createLogLimiter, observeStorage } from './log-limiter.js';
 import type { LogLimiter } from './log-limiter.js';
-import { createLogWriter } from './log-writer.js';
 import { capacityOf, oldSpaceLimit, openStorage, storageKindOf } from './open-storage.js';
-import { reasonOf } from './reasons.js';
+import { reasonOf, systemCodeOf } from './reasons.js';
 import { readSeedFile, seedStore } from './seed-file.js';
+import { createStartupLog } from './startup-log.js';
 import type { SeedFile } from './seed-file.js';
 import type { ServeConfig } from './serve-config.js';
 
@@ -110,46 +110,69 @@ function keysInForce(config: ServeConfig, keys: StartingKeys, io: CliIo, options
  * stays `Petstore listening on <url>`, which scripts parse.
  */
 function announce(running: RunningServer, config: ServeConfig, keys: StartingKeys, io: CliIo, log: Logger): void {
-  const url = new URL(running.url);
   const referencePage = `${running.url}/docs`;
   log({
-    level: 'info', msg: 'Server listening', url: running.url, referencePage, address: url.hostname, port: Number(url.port), storage: storageKindOf(config.storage),
+    level: 'info', msg: 'Server listening', url: running.url, referencePage, ...boundAddress(running), storage: storageKindOf(config.storage),
     metrics: config.metrics, accessLog: config.accessLog, cors: config.corsOrigins ?? 'off', shutdownDelaySeconds: config.shutdownDelaySeconds,
     readiness: config.readiness,
   });
-  // The only line that ever holds a key: the one the operator needs to call the server at all.
-  if (keys.isGenerated) io.stderr(`No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: ${keys.apiKeys[0]}\n`);
-  io.stdout(`Petstore listening on ${running.url}\nReference page (open it in a browser): ${referencePage}\n`);
+  // The only line that ever holds a key: the one the operator needs to call the server at all. On stdout, with the
+  // other lines for a person, since stderr holds JSON lines only once the server listens; in one write, so they arrive together.
+  const keyLine = keys.isGenerated ? `No PETSTORE_API_KEYS or --api-keys-file set: development key for this run only: ${keys.apiKeys[0]}\n` : '';
+  io.stdout(`Petstore listening on ${running.url}\nReference page (open it in a browser): ${referencePage}\n${keyLine}`);
+}
+
+/**
+ * The address and port the server is bound to, as the socket says: the URL leaves out a default port
+ * (`http://host/v1` on 80), and a requested port 0 is not the one bound.
+ */
+export function boundAddress(running: Pick<RunningServer, 'server' | 'url'>): { address: string; port: number } {
+  const bound = running.server.address();
+  if (bound !== null && typeof bound === 'object') return { address: bound.address, port: bound.port };
+  const url = new URL(running.url);
+  return { address: url.hostname, port: Number(url.port === '' ? 80 : url.port) };
+}
+
+/**
+ * A failure before the server listens, as the one human-readable line it is reported in (status 2):
+ * every expected failure (a storage or database that refuses, a file or port the system refuses) is a
+ * setup mistake whose message says what to do; anything else is a defect, rethrown with its stack (status 1).
+ */
+function setupMistake(error: unknown, config: ServeConfig): unknown {
+  if (error instanceof UsageError) return error;
+  const problem = listenProblem(error, config);
+  if (problem !== undefined) return new UsageError(problem);
+  if (error instanceof PetstoreError || (error instanceof Error && systemCodeOf(error) !== undefined)) return new UsageError(error.message);
+  return error;
 }
 
 /**
  * The `serve` command: reads the keys and the seed file, opens the storage, seeds it, starts the
- * server, and acts on signals. Resolves once the server listens, or to exit status 1 when it cannot
- * start (said in a log line); a configuration mistake rejects with a UsageError (status 2).
+ * server, and acts on signals. Resolves once the server listens. Until then the log is held: a
+ * server that cannot start rejects with a UsageError (status 2) after writing the held warnings as
+ * human-readable lines, so stderr holds either JSON lines or human-readable lines, never both.
  */
 export async function serve(config: ServeConfig, io: CliIo): Promise<number | undefined> {
+  const startup = createStartupLog({ level: config.logLevel, write: (line) => io.stderr(line) });
   // A failure repeated on every request (a storage outage) is written once, then counted per interval.
-  const limiter = createLogLimiter(createLogWriter({ level: config.logLevel, write: (line) => io.stderr(line) }));
+  const limiter = createLogLimiter(startup.log);
   const { log } = limiter;
   const keyFileOptions: KeyFileOptions = { readText: io.readText, fileMode: io.fileMode, log };
-  const keys = await startingKeys(config.keySource, keyFileOptions);
-  const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
-  const metrics = config.metrics ? createMetrics() : undefined;
-  if (metrics !== undefined) io.onDroppedLine(logDropCounterOf(metrics));
-  const apiKeys = keysInForce(config, keys, io, keyFileOptions);
   let running: RunningServer;
+  let keys: StartingKeys;
   try {
+    keys = await startingKeys(config.keySource, keyFileOptions);
+    const seed = config.seed === undefined ? undefined : await readSeedFile(config.seed, io.readText);
+    const metrics = config.metrics ? createMetrics() : undefined;
+    if (metrics !== undefined) io.onDroppedLine(logDropCounterOf(metrics));
+    const apiKeys = keysInForce(config, keys, io, keyFileOptions);
     const store = await openStore(config, metrics, io, limiter);
     running = await seedAndStart(store, seed, serverOptions(config, apiKeys, metrics, io, log), log);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    // A port in use or refused, or an address not on this host: the operator's to fix, said in one line (status 2).
-    const problem = listenProblem(error, config);
-    if (problem !== undefined) throw new UsageError(problem);
-    // An expected failure (a damaged data file, an unreachable database) says all in its message; anything else brings its stack.
-    log({ level: 'error', msg: 'Startup failed', reason: error instanceof Error ? error.message : String(error), ...(error instanceof PetstoreError ? {} : { error }) });
-    return 1;
+    for (const line of startup.abandon()) io.stderr(line);
+    throw setupMistake(error, config);
   }
+  startup.release();
   stopOnSignals(running, config.shutdownDelaySeconds, io, limiter);
   announce(running, config, keys, io, log);
   return undefined;

@@ -59,8 +59,20 @@ function emitWarning(line: string): void {
   process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
 }
 
+/** What to do when opening the data file itself fails, by the errno. */
+const OPEN_ADVICE: Readonly<Record<string, string>> = {
+  EACCES: 'the server reads and appends to the file, so give this user read and write permission on it',
+  EPERM: 'the server reads and appends to the file, so give this user read and write permission on it',
+  EROFS: 'the server appends to the file, so keep it on a writable file system',
+};
+
 function openError(path: string, doing: string, cause: unknown): PetstoreError {
-  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${doing} failed: ${errorMessageOf(cause)}`, { cause });
+  const code = errorCode(cause);
+  // Node's EISDIR text ("illegal operation on a directory") says nothing an operator can act on.
+  const detail = code === 'EISDIR'
+    ? `it names a directory; give the path of a file instead (such as ${join(path, 'pets.journal')})`
+    : `${doing} failed: ${errorMessageOf(cause)}${code !== undefined && doing === 'opening it' && OPEN_ADVICE[code] !== undefined ? `; ${OPEN_ADVICE[code]}` : ''}`;
+  return new PetstoreError('unavailable', `Cannot open data file ${path}: ${detail}`, { cause });
 }
 
 /**
@@ -160,8 +172,8 @@ function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>
     'unavailable',
     `Data file ${path} is corrupt at byte offset ${damage.offset}: ${damage.reason}; ${why}. `
     + 'Refusing to open it rather than dropping acknowledged pets. '
-    + `With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${damage.offset}; `
-    + 'add `--salvage` to keep every intact record after the damage.',
+    + `With the server stopped, \`petstore-reference repair --data ${path} --salvage\` copies it aside, then keeps every intact record and drops only the damaged bytes (into a side file); `
+    + `without \`--salvage\`, repair cuts it at byte offset ${damage.offset} and drops every record after that too.`,
   );
 }
 

@@ -138,15 +138,20 @@ const DIRECTORY_PROBLEMS: Readonly<Record<string, string>> = {
   EDQUOT: 'this user\'s disk quota is used up',
 };
 
-/** The refusal when the lock cannot even be created: about the directory, which the operator controls, not the lock's temporary name. */
-function directoryError(dataPath: string, error: unknown): PetstoreError {
+/**
+ * The refusal when the lock cannot even be created: it names the lock file, which the operator did not
+ * name and may not know about, and the directory, which the operator controls (never the lock's temporary name).
+ */
+function directoryError(dataPath: string, lockPath: string, error: unknown): PetstoreError {
   const code = errorCode(error);
   // The errno alone where it has no gloss here: Node's message would name the lock's temporary file.
   const problem = code === undefined ? undefined : DIRECTORY_PROBLEMS[code];
   const detail = code === undefined ? errorMessageOf(error) : problem === undefined ? code : `${code}: ${problem}`;
+  const directory = dirname(dataPath);
   return lockError(
-    `Cannot open data file ${dataPath}: its directory ${dirname(dataPath)} must exist and be writable by this user, `
-    + `and creating a file in it failed (${detail}).`,
+    `Cannot open data file ${dataPath}: its lock file ${lockPath} cannot be created in ${directory} (${detail}). `
+    + `The lock keeps a second server off the data file, so ${directory} must exist and let this user create files in it, even when the data file is already there: `
+    + 'make it so, or keep the data file in a directory that does.',
     error,
   );
 }
@@ -225,7 +230,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
   try {
     await fileSystem.writeNewFile(draft, content);
   } catch (error) {
-    throw directoryError(dataPath, error);
+    throw directoryError(dataPath, lockPath, error);
   }
   let held: StorageFile | undefined;
   try {

@@ -11,7 +11,7 @@ export interface OperatorKitOptions {
   accessLog?: (line: string) => void;
   /**
    * Metrics from `createMetrics()`: requests are counted and timed into them, and `GET /metrics`
-   * answers them without a key (they hold no pet and no key). Off by default, and `/metrics` is then a 404.
+   * answers them without a key (they hold no pet and no key). Off by default, and `/metrics` is then a 404 that says how to turn them on.
    */
   metrics?: Metrics;
   /** Time the storage gets to answer `/readyz` before it answers 503 (ms). Default 2000. */

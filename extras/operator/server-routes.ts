@@ -1,5 +1,6 @@
 import { jsonResponse, textResponse } from '../../server/core/index.js';
 import type { ExtraRoute } from '../../server/core/index.js';
+import { PetstoreError } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
 import type { Metrics } from './metrics.js';
 import { checkReadiness, DEFAULT_READINESS, DEFAULT_READY_TIMEOUT, READINESS_MODES } from './readiness.js';
@@ -11,6 +12,10 @@ export const PROMETHEUS_TEXT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const HEALTHY = JSON.stringify({ status: 'ok' });
 const READY = JSON.stringify({ status: 'ready' });
 
+/** The 404 of `/metrics` while metrics are off: how to turn them on, in the standalone server and in an embedding host. */
+export const METRICS_OFF = 'Metrics are off, so /metrics is not served: start the standalone server with `--metrics` (or `PETSTORE_METRICS=1`), '
+  + 'or give `operatorKit({ metrics: createMetrics() })` when embedding';
+
 /** What the standalone server's own routes need from the server. */
 export interface ServerRoutesOptions {
   store: Petstore;
@@ -20,7 +25,7 @@ export interface ServerRoutesOptions {
   readyTimeout?: number;
   /** What `/readyz` answers for: the process and its storage (`storage`), or the process alone (`process`). Default `storage`. */
   readiness?: ReadinessMode;
-  /** Metrics to answer at `/metrics`; without them `/metrics` is not served (a 404 like any unknown path). */
+  /** Metrics to answer at `/metrics`; without them `/metrics` is a 404 that says how to turn them on. */
   metrics?: Metrics;
 }
 
@@ -45,7 +50,14 @@ export function createServerRoutes(options: ServerRoutesOptions, caller: string)
       },
     },
   ];
-  if (metrics !== undefined) routes.push({ path: '/metrics', operation: 'getMetrics', answer: () => textResponse(200, metrics.render(), PROMETHEUS_TEXT_TYPE) });
+  routes.push({
+    path: '/metrics',
+    operation: 'getMetrics',
+    answer: metrics === undefined
+      // Off, the path still says what it is and how to turn it on, rather than that the API lives under /v1.
+      ? () => { throw new PetstoreError('not_found', METRICS_OFF); }
+      : () => textResponse(200, metrics.render(), PROMETHEUS_TEXT_TYPE),
+  });
   return routes;
 }
 

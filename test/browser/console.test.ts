@@ -237,7 +237,7 @@ describe('the reference page\'s console in Chromium', () => {
       const answer = await send(page, 'getPet');
       assert.match(answer.status, /^401 Unauthorized/);
       const pointer = resultOf(page, 'getPet').locator('.key-pointer');
-      assert.match((await pointer.textContent()) ?? '', /API key field at the top of the page.*PETSTORE_API_KEYS prints a development key on its standard error/);
+      assert.match((await pointer.textContent()) ?? '', /API key field at the top of the page.*PETSTORE_API_KEYS prints a development key on its standard output/);
       assert.equal(await pointer.locator('a').getAttribute('href'), '#get-a-key');
       assert.ok(await page.locator('#get-a-key').isVisible());
       await pointer.getByRole('button', { name: 'Go to the key field' }).click();

@@ -178,7 +178,7 @@ const SCRIPT = String.raw`(function () {
     });
   }
   function keyPointer(result) {
-    var note = add(result, 'p', 'key-pointer', 'This request needs a key the server knows. Type it in the API key field at the top of the page; a server started without PETSTORE_API_KEYS prints a development key on its standard error. ');
+    var note = add(result, 'p', 'key-pointer', 'This request needs a key the server knows. Type it in the API key field at the top of the page; a server started without PETSTORE_API_KEYS prints a development key on its standard output. ');
     button(note, 'secondary', 'Go to the key field', function () {
       if (keyField) keyField.focus();
     });

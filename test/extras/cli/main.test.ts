@@ -108,14 +108,14 @@ describe('extras/cli/main.ts', () => {
     }
   });
 
-  test('main without keys prints a development key once to stderr, and that key works', async () => {
+  test('main without keys prints a development key once to stdout, and that key works', async () => {
     const server = spawnServer({});
     try {
       await server.ready;
-      const match = /development key for this run only: (\S+)/.exec(server.stderr());
-      assert.ok(match?.[1] !== undefined, server.stderr());
-      assert.equal(server.stderr().split(match[1]).length, 2, 'printed exactly once');
-      assert.ok(!server.stdout().includes(match[1]));
+      const match = /development key for this run only: (\S+)/.exec(server.stdout());
+      assert.ok(match?.[1] !== undefined, server.stdout());
+      assert.equal(server.stdout().split(match[1]).length, 2, 'printed exactly once');
+      assert.ok(!server.stderr().includes(match[1]));
       assert.equal((await call(server, 'GET', '/v1/pets')).status, 401);
       assert.equal((await call(server, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${match[1]}` } })).status, 200);
       assert.ok(jsonLines(server.stderr()).some((line) => line['msg'] === 'API keys generated for this run' && line['keys'] === 1));
@@ -279,10 +279,8 @@ describe('extras/cli/main.ts', () => {
       bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
       await writeFile(dataFile, bytes);
       const refused = await runMain({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: dataFile });
-      assert.equal(refused.code, 1);
-      const failure = jsonLines(refused.stderr).find((line) => line['msg'] === 'Startup failed');
-      assert.equal(failure?.['level'], 'error');
-      assert.match(String(failure?.['reason']), /corrupt at byte offset \d+/);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /^petstore-reference: Data file .* is corrupt at byte offset \d+/);
 
       const repaired = await runMain({}, ['repair', '--data', dataFile]);
       assert.equal(repaired.code, 0, repaired.stderr);

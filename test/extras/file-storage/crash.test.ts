@@ -134,7 +134,7 @@ describe('the server on PETSTORE_DATA under kill -9', () => {
     bytes[secondRecord + 20] = (bytes[secondRecord + 20] as number) ^ 0xff;
     await writeFile(dataFile, bytes);
     const refused = await runMain({ PETSTORE_API_KEYS: API_KEY, PETSTORE_DATA: dataFile });
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 2);
     assert.match(refused.stderr, new RegExp(`Data file ${dataFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is corrupt at byte offset ${secondRecord}: record checksum mismatch`));
 
     const line = await repairStorage({ dataFile, log: () => undefined });

@@ -203,7 +203,8 @@ describe('createFileStorage() recovery', () => {
         'unavailable',
         literally(`Data file ${path} is corrupt at byte offset ${middle}: `),
         literally(`an intact record follows at byte offset ${next}`),
-        literally(`With the server stopped, \`petstore-reference repair --data ${path}\` copies it aside and cuts it at byte offset ${middle}; add \`--salvage\` to keep every intact record after the damage.`),
+        literally(`With the server stopped, \`petstore-reference repair --data ${path} --salvage\` copies it aside, then keeps every intact record and drops only the damaged bytes (into a side file); `
+          + `without \`--salvage\`, repair cuts it at byte offset ${middle} and drops every record after that too.`),
       );
       assert.deepEqual(await readFile(path), before, 'a refused file is left untouched');
       await assert.rejects(stat(`${path}.lock`), /ENOENT/, 'the lock is released');
@@ -298,7 +299,9 @@ describe('createFileStorage() recovery', () => {
 
   test('createFileStorage() reports a directory that does not exist', async () => {
     const path = join(await temporaryDirectory(), 'missing', 'pets.journal');
-    await rejection(() => createFileStorage(path), 'unavailable', literally(`Cannot open data file ${path}: its directory ${dirname(path)} must exist and be writable by this user, and creating a file in it failed (ENOENT: it does not exist).`));
+    await rejection(() => createFileStorage(path), 'unavailable', literally(`Cannot open data file ${path}: its lock file ${path}.lock cannot be created in ${dirname(path)} (ENOENT: it does not exist). `
+      + `The lock keeps a second server off the data file, so ${dirname(path)} must exist and let this user create files in it, even when the data file is already there: `
+      + 'make it so, or keep the data file in a directory that does.'));
   });
 
   test('createFileStorage() logs through process.emitWarning by default', async () => {

@@ -228,15 +228,17 @@ describe('single-writer lock', () => {
     await assert.rejects(stat(`${path}.lock`), /ENOENT/);
   });
 
-  test('acquireLock() says that the data file\'s directory must exist and be writable when the lock cannot be created there', async () => {
+  test('acquireLock() names the lock file, and says that the data file\'s directory must exist and let this user create files, when the lock cannot be created there', async () => {
     const path = await journalPath();
     for (const [code, why] of [['EACCES', 'this user may not create files in it'], ['EROFS', 'its file system is read-only'], ['EIO', '']] as const) {
       const fileSystem = hookedFileSystem((operation) => {
         if (operation === 'writeNewFile') throw fsError(code);
       });
       const error = await rejection(() => acquireLock(`${path}.lock`, path, fileSystem, () => undefined), 'unavailable',
-        literally(`Cannot open data file ${path}: its directory ${dirname(path)} must exist and be writable by this user, and creating a file in it failed (${why === '' ? code : `${code}: ${why}`}).`));
-      assert.doesNotMatch(error.message, /\.lock/, 'the temporary lock file is not named');
+        literally(`Cannot open data file ${path}: its lock file ${path}.lock cannot be created in ${dirname(path)} (${why === '' ? code : `${code}: ${why}`}). `
+          + `The lock keeps a second server off the data file, so ${dirname(path)} must exist and let this user create files in it, even when the data file is already there: `
+          + 'make it so, or keep the data file in a directory that does.'));
+      assert.doesNotMatch(error.message, /\.lock\./, 'the temporary lock file is not named');
     }
   });
 
