@@ -117,12 +117,13 @@ export const INTERNAL_ERROR_EXAMPLES: Examples = single(
 export type StorageAction = 'list pets' | 'store the pet' | 'read the pet';
 
 /**
- * The 503 of an operation whose storage cannot answer, here a database refusing connections. The
- * wording is each storage's own (the docs site names none of them), so the example shows its form.
+ * The 503 of an operation whose storage is PostgreSQL and the database refuses connections, in the
+ * storage's own words: written here so the docs site imports no storage, and held to what the
+ * PostgreSQL storage answers by the replay of the examples (test/extras/docs-site/openapi-examples-replay.test.ts).
  */
 export function unavailableExamples(action: StorageAction): Examples {
-  const error = new PetstoreError('unavailable', `Cannot ${action}: the database is unavailable (ECONNREFUSED: it refuses connections); check that it is running and reachable, then try again.`);
-  return single('unavailable', `The storage cannot answer now, here a database refusing connections (${NOT_REPLAYABLE}: the message is the storage's own)`, error);
+  const error = new PetstoreError('unavailable', `Cannot ${action}: PostgreSQL is unavailable (ECONNREFUSED: nothing accepts connections at the configured host and port); start PostgreSQL or correct the connection URL (host and port).`);
+  return single('unavailable', `The storage cannot answer now, here PostgreSQL refusing connections (${NOT_REPLAYABLE}: it depends on the storage)`, error);
 }
 
 /** The `X-Request-Id` of an answer: a new id when the request sent none (http/request-id.ts). */
