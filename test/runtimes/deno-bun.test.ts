@@ -7,6 +7,7 @@ import {
   assertSameAnswer, buildPackage, MUST_HAVE_RUNTIMES, readReadmeRequests, runtimeProblem, sendRequest, startRuntimeServer,
 } from '../support/runtimes.js';
 import type { PackageBuild, ReadmeRequests, RuntimeName, RuntimeServer, WireAnswer, WireRequest } from '../support/runtimes.js';
+import { docsSite } from '../../extras/docs-site/index.js';
 
 /** A request beyond the README's, where runtimes could part ways: what the server does with the bytes before the handler sees them. */
 interface EdgeCase {
@@ -99,7 +100,7 @@ describe('createFetchHandler() served by Deno and Bun, against the node:http ser
 
   before(async () => {
     readme = await readReadmeRequests();
-    const node = await startServer({ store: createPetstore(), apiKeys: [readme.apiKey], port: 0 });
+    const node = await startServer({ store: createPetstore(), apiKeys: [readme.apiKey], port: 0, plugins: [docsSite()] });
     try {
       nodeAnswers = await replay(new URL(node.url).origin, readme.requests);
       nodeEdgeAnswers = await replay(new URL(node.url).origin, EDGE_CASES.map((edge) => edge.request(readme.apiKey)));
