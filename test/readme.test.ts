@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { codeBlocks, curlSessions, printedLines, readmeApiKey, shellLines } from './support/readme.js';
 import type { CurlSample } from './support/readme.js';
 import { TARBALL } from './support/pack.js';
+import { TOOLS_ROOT } from './tools/paths.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -150,14 +151,14 @@ describe('README.md', () => {
             'petstore-reference/file-storage': [join(ROOT, 'extras', 'file-storage', 'index.ts')],
             'petstore-reference/postgres': [join(ROOT, 'extras', 'postgres', 'index.ts')],
             'petstore-reference/conformance': [join(ROOT, 'extras', 'conformance', 'index.ts')],
-            // docs/embedding.md shows the fetch handler inside hono, a dev dependency: its own types.
-            hono: [join(ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
-            // and the guides for Express, Koa and Fastify, dev dependencies: their own types or DefinitelyTyped's.
-            express: [join(ROOT, 'node_modules', '@types', 'express', 'index.d.ts')],
-            koa: [join(ROOT, 'node_modules', '@types', 'koa', 'index.d.ts')],
-            '@koa/bodyparser': [join(ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
-            fastify: [join(ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
-            '@fastify/middie': [join(ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
+            // docs/embedding.md shows the fetch handler inside hono, a test tool: its own types.
+            hono: [join(TOOLS_ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
+            // and the guides for Express, Koa and Fastify, test tools: their own types or DefinitelyTyped's.
+            express: [join(TOOLS_ROOT, 'node_modules', '@types', 'express', 'index.d.ts')],
+            koa: [join(TOOLS_ROOT, 'node_modules', '@types', 'koa', 'index.d.ts')],
+            '@koa/bodyparser': [join(TOOLS_ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
+            fastify: [join(TOOLS_ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
+            '@fastify/middie': [join(TOOLS_ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
           },
         },
         files,

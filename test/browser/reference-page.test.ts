@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ERROR_CODES } from '../../lib/index.js';
@@ -8,11 +7,12 @@ import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { launchTestBrowser, openPage, watchPage } from './browser.js';
 import type { PageProblems } from './browser.js';
+import { toolFile } from '../tools/paths.js';
 
 const chromium = await launchTestBrowser();
 
 /** axe-core's browser bundle, injected into the page under test. */
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = await readFile(toolFile('axe-core/axe.min.js'), 'utf8');
 
 /** One violation axe found, as the test reports it. */
 interface Violation {

@@ -12,6 +12,7 @@ import type { Petstore } from '../../../../lib/index.js';
 import { startServer } from '../../../../server/node/index.js';
 import { serveFetch } from './serve-fetch.js';
 import type { FetchHandler } from './serve-fetch.js';
+import { toolBin } from '../../../tools/paths.js';
 
 /** Root of the repository. */
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -67,7 +68,7 @@ export async function startFastify(): Promise<Target> {
 }
 
 /** The prism binary of the devDependency, if installed. */
-export const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
+export const PRISM = toolBin('prism');
 
 /** Whether prism is installed. */
 export function hasPrism(): boolean {
