@@ -3,7 +3,7 @@
  * processes over one PostgreSQL, and the per-request overhead against the in-memory storage,
  * measured in the same run. Loopback only; every wrk run is bounded in time.
  *
- *   npx tsx bench/postgres.ts [--seconds 3] [--connections 32] [--rounds 3]
+ *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
