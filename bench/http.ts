@@ -8,6 +8,7 @@ import type { AnswerCheck } from './checks.js';
 import type { CapturedAnswer } from './servers/ceiling.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
+import { TOOLS_REGISTER } from '../test/tools/paths.js';
 
 /** One measured HTTP scenario. */
 export interface Scenario {
@@ -230,7 +231,7 @@ export async function startBenchServer(server: ServerName, capturePath: string, 
       throw error;
     }
   }
-  const { child, match } = await startProcess([...nodeArguments, COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
+  const { child, match } = await startProcess([...nodeArguments, '--import', TOOLS_REGISTER, COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
   return { child, origin: `http://127.0.0.1:${match[1]}` };
 }
 

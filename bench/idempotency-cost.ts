@@ -4,7 +4,7 @@
  * table and unique index per keyed row. Each figure is the difference between a storage filled with
  * pets created with a key and one filled with the same pets created without one, in the same run.
  *
- *   node --expose-gc --import tsx bench/idempotency-cost.ts [--pets 100000]
+ *   npm run bench:idempotency -- [--pets 100000]
  *
  * Keys are `crypto.randomUUID()` strings (36 characters), as the typed client makes them; pets have
  * 10-character names, a category and a status, as in the other benchmarks. The PostgreSQL part needs

@@ -3,7 +3,7 @@
  * processes over one PostgreSQL, and the per-request overhead against the in-memory storage,
  * measured in the same run. Loopback only; every wrk run is bounded in time.
  *
- *   npx tsx bench/postgres.ts [--seconds 3] [--connections 32] [--rounds 3]
+ *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
@@ -22,6 +22,7 @@ import { createPostgresStorage } from '../extras/postgres/index.js';
 import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
 import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
+import { TOOLS_REGISTER } from '../test/tools/paths.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -101,7 +102,7 @@ function parseWrk(output: string): Measurement {
 }
 
 async function startServer(env: Record<string, string>, core: string): Promise<Server> {
-  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', join(ROOT, 'extras', 'cli', 'main.ts')];
+  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(ROOT, 'extras', 'cli', 'main.ts')];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },

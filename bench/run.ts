@@ -12,6 +12,7 @@ import { BENCH_USAGE, benchCommand, readSettings } from './settings.js';
 import type { BenchSettings } from './settings.js';
 import { runStartupBench } from './startup.js';
 import { format, hasCommand, ROOT, run } from './support.js';
+import { TOOLS_REGISTER } from '../test/tools/paths.js';
 
 /** Whether this process runs on the Node major `--node` asks for (or no other was asked for). */
 function isOnRequestedNode(settings: BenchSettings): boolean {
@@ -26,7 +27,7 @@ function isOnRequestedNode(settings: BenchSettings): boolean {
 async function runOnRequestedNode(major: string): Promise<number> {
   const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
   const folder = stdout.trim().split('\n').at(-1) ?? '';
-  const child = spawn(join(folder, 'node'), ['--import', 'tsx', resolve(ROOT, 'bench', 'run.ts'), ...process.argv.slice(2)], {
+  const child = spawn(join(folder, 'node'), ['--import', 'tsx', '--import', TOOLS_REGISTER, resolve(ROOT, 'bench', 'run.ts'), ...process.argv.slice(2)], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` },

@@ -1,7 +1,7 @@
 // Runs the conformance kit at both levels against every implementation of the interface this
 // repository can start (its own server through both adapters, prism mock of openapi.json, and the
 // two benchmark servers) and prints the results tables of docs/conformance-kit.md.
-// Run with `npx tsx scripts/conformance-table.ts`; test/extras/conformance/others.test.ts and
+// Run with `npm run conformance-table` (it needs the test tools: Prism, fastify); test/extras/conformance/others.test.ts and
 // test/extras/conformance/prism.test.ts fail when the departures recorded there change.
 import { LEVELS, runConformance, summarize } from '../extras/conformance/index.js';
 import type { CheckResult, Level } from '../extras/conformance/index.js';

@@ -3,7 +3,7 @@
 #
 #   scripts/test-node.sh 24            # the latest Node 24, on the dependencies already installed
 #   scripts/test-node.sh system        # the Node first on PATH
-#   scripts/test-node.sh 24 --ci       # first `npm ci` on that Node, as a fresh clone in CI does
+#   scripts/test-node.sh 24 --ci       # first `npm ci` on that Node, of the project and of test/tools/, as a fresh clone in CI does
 #   scripts/test-node.sh 24 --install  # only fetch that Node, print the folder of its binary
 #
 # A major other than `system` comes from the npm package node-linux-<arch>@<major>, which holds the
@@ -76,6 +76,12 @@ if [ "$mode" = --ci ]; then
   # npm start's `prestart`, and the packing tests into stages of their own.)
   if ! npm ci --no-audit --no-fund 2>&1 | tee ".cache/npm-ci-node-$major.log"; then
     echo "node $version: npm ci failed, no test ran"
+    exit 1
+  fi
+  # The test tools' own package (test/tools/README.md), installed afresh on this Node as well; npm
+  # test's pretest would install them only when missing or stale.
+  if ! node test/tools/install.mjs --ci 2>&1 | tee -a ".cache/npm-ci-node-$major.log"; then
+    echo "node $version: npm ci of the test tools failed, no test ran"
     exit 1
   fi
   if grep -q EBADENGINE ".cache/npm-ci-node-$major.log"; then

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { codeBlocks, curlSessions, printedLines, readmeApiKey, shellLines } from './support/readme.js';
 import type { CurlSample } from './support/readme.js';
 import { TARBALL } from './support/pack.js';
+import { TOOLS_ROOT } from './tools/paths.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -63,13 +64,17 @@ async function startWithNpm(): Promise<NpmServer> {
   };
 }
 
-/** Runs a session's curl commands exactly as written, but against `origin`, in one bash, and returns what each printed on stdout. */
+/**
+ * Runs a session's curl commands exactly as written, in one bash, against `origin`: the session's
+ * `BASE=` line is the one line changed, to the base URL of that server, as a reader whose server
+ * listens elsewhere would change it. Returns what each command printed on stdout.
+ */
 async function replay(origin: string, assignments: readonly string[], samples: readonly CurlSample[]): Promise<string[]> {
   const script = [
     'set -u',
-    ...assignments,
+    ...assignments.map((line) => (line.startsWith('BASE=') ? `BASE=${origin}/v1` : line)),
     // A record separator before each command's output, a byte no answer of the session holds.
-    ...samples.map((sample) => `printf '\\036'; ${sample.command.replaceAll(README_ORIGIN, origin)}`),
+    ...samples.map((sample) => `printf '\\036'; ${sample.command}`),
   ].join('\n');
   const { stdout } = await run('bash', ['--noprofile', '--norc', '-c', script], { maxBuffer: 1 << 24 });
   return stdout.split('\u001e').slice(1);
@@ -150,14 +155,14 @@ describe('README.md', () => {
             'petstore-reference/file-storage': [join(ROOT, 'extras', 'file-storage', 'index.ts')],
             'petstore-reference/postgres': [join(ROOT, 'extras', 'postgres', 'index.ts')],
             'petstore-reference/conformance': [join(ROOT, 'extras', 'conformance', 'index.ts')],
-            // docs/embedding.md shows the fetch handler inside hono, a dev dependency: its own types.
-            hono: [join(ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
-            // and the guides for Express, Koa and Fastify, dev dependencies: their own types or DefinitelyTyped's.
-            express: [join(ROOT, 'node_modules', '@types', 'express', 'index.d.ts')],
-            koa: [join(ROOT, 'node_modules', '@types', 'koa', 'index.d.ts')],
-            '@koa/bodyparser': [join(ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
-            fastify: [join(ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
-            '@fastify/middie': [join(ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
+            // docs/embedding.md shows the fetch handler inside hono, a test tool: its own types.
+            hono: [join(TOOLS_ROOT, 'node_modules', 'hono', 'dist', 'types', 'index.d.ts')],
+            // and the guides for Express, Koa and Fastify, test tools: their own types or DefinitelyTyped's.
+            express: [join(TOOLS_ROOT, 'node_modules', '@types', 'express', 'index.d.ts')],
+            koa: [join(TOOLS_ROOT, 'node_modules', '@types', 'koa', 'index.d.ts')],
+            '@koa/bodyparser': [join(TOOLS_ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
+            fastify: [join(TOOLS_ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
+            '@fastify/middie': [join(TOOLS_ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
           },
         },
         files,
@@ -179,8 +184,15 @@ describe('README.md', () => {
     assert.equal(readmeApiKey(README), README_KEY);
     const sessions = curlSessions(README);
     assert.ok(sessions.length > 0);
+    for (const { assignments, samples } of sessions) {
+      // One line to change for a server elsewhere: the session sets BASE beside KEY, and no command names an origin of its own.
+      assert.deepEqual(assignments.filter((line) => line.startsWith('BASE=')), [`BASE=${README_ORIGIN}/v1`], 'the curl session sets BASE= to the quick start\'s base URL');
+      for (const sample of samples) assert.doesNotMatch(sample.command, /https?:\/\//, `${sample.command} names an origin instead of using $BASE`);
+    }
     const server = await startWithNpm();
     try {
+      // The session runs against a server elsewhere than the README's 8080, so BASE is what makes it work.
+      assert.notEqual(server.origin, README_ORIGIN);
       for (const { assignments, samples } of sessions) {
         const printed = await replay(server.origin, assignments, samples);
         assert.equal(printed.length, samples.length);
@@ -205,7 +217,7 @@ describe('README.md', () => {
   test('README.md shell commands other than curl name scripts, examples and the package, each of which a test runs', async () => {
     for (const block of codeBlocks(README, 'sh')) {
       for (const line of shellLines(block)) {
-        if (line === '' || line.startsWith('#') || line.startsWith('curl ') || /^[A-Z_]+='/.test(line)) continue;
+        if (line === '' || line.startsWith('#') || line.startsWith('curl ') || /^[A-Z_]+=/.test(line)) continue;
         for (const part of line.replace(/\s+#\s.*$/, '').split('&&').map((text) => text.trim())) {
           assert.notEqual(await checkCommand(part), undefined, `nothing checks the README command ${JSON.stringify(part)}`);
         }

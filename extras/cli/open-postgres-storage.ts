@@ -125,8 +125,17 @@ function isModuleNotFound(error: unknown): boolean {
   return error instanceof Error && Object.getOwnPropertyDescriptor(error, 'code')?.value === 'ERR_MODULE_NOT_FOUND';
 }
 
-function importPg(): Promise<PgDriver> {
-  return import('pg');
+/** The driver's module name, held in a constant: the build then needs no types of pg, an optional peer that only deployments on PostgreSQL install. */
+const PG_MODULE: string = 'pg';
+
+function isPgDriver(value: unknown): value is PgDriver {
+  return typeof value === 'object' && value !== null && 'Pool' in value && typeof value.Pool === 'function';
+}
+
+async function importPg(): Promise<PgDriver> {
+  const driver: unknown = await import(PG_MODULE);
+  if (!isPgDriver(driver)) throw new PetstoreError('unavailable', 'The installed PostgreSQL driver `pg` has no `Pool`: install pg 8 (`npm install pg@8`), or unset PETSTORE_DATABASE_URL');
+  return driver;
 }
 
 async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {

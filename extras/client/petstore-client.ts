@@ -9,7 +9,7 @@ import { readDeprecation } from './deprecation.js';
 import type { DeprecationNotice } from './deprecation.js';
 import type { FetchFunction, FetchInit, FetchResponse } from './fetch.js';
 import { findLink, parseLinkHeader } from './link-header.js';
-import { RETRY_DEFAULTS, RETRYABLE_STATUSES, retryAfterDelay, retryDelay, retryPolicy } from './retry.js';
+import { RETRY_DEFAULTS, RETRYABLE_STATUSES, RETRYABLE_WITHOUT_KEY_STATUSES, retryAfterDelay, retryDelay, retryPolicy } from './retry.js';
 import type { RetryOptions, RetryPolicy } from './retry.js';
 
 /** Options of the PetstoreClient constructor. */
@@ -49,8 +49,9 @@ export interface CreatePetOptions extends RequestOptions, EngineCreatePetOptions
   /**
    * The `Idempotency-Key` of this create, sent on every attempt, so the server stores the pet once
    * however many requests reach it: 1 to 255 printable ASCII characters, as the engine takes.
-   * Default: a fresh `crypto.randomUUID()` per call; pass your own to make a create safe to repeat
-   * across calls or processes.
+   * Default: a fresh `crypto.randomUUID()` per call, until the server answers that it cannot remember
+   * keys (`idempotency_unsupported`); pass your own to make a create safe to repeat across calls or
+   * processes: it is always sent, and such a server's 501 is then thrown, never a create without it.
    */
   idempotencyKey?: string;
 }
@@ -124,6 +125,11 @@ interface SendOptions extends RequestOptions {
   body?: string;
   /** The `Idempotency-Key` field value, already serialized. */
   idempotencyKey?: string;
+  /**
+   * A create sent without a key: a failure that leaves its fate unknown (no answer, or a 5xx) ends
+   * the call at once instead of being retried, since a repeat could store the pet twice.
+   */
+  isUnrepeatable?: boolean;
 }
 
 /** Writes a number as the server reads it: whole numbers in decimal digits, even beyond 2^53, which `String` would write as `1e+21`. */
@@ -155,8 +161,11 @@ function warnOnce(): (notice: DeprecationNotice) => void {
  * in-process store (`PetstoreApi`), so embedding code can switch between the two. Failures are the
  * same PetstoreErrors the server sent, as PetstoreClientErrors with the answer's `X-Request-Id` as
  * `requestId` (the id to look for in the server's log) and the call's `attempts`; an answer that is
- * not the interface's, or no answer at all, is an `unavailable` PetstoreClientError. Every call retries what a retry may fix (see `RetryOptions`), and
- * `createPet` sends one `Idempotency-Key` on all its attempts, so the pet is stored once.
+ * not the interface's, or no answer at all, is an `unavailable` PetstoreClientError. Every call
+ * retries what a retry may fix (see `RetryOptions`), and `createPet` sends one `Idempotency-Key` on
+ * all its attempts, so the pet is stored once. On a server whose storage cannot remember keys (a 501
+ * `idempotency_unsupported`), the client creates without a key from then on, and never repeats such
+ * a create whose fate is unknown: it says so instead.
  */
 export class PetstoreClient implements PetstoreApi {
   readonly #baseUrl: string;
@@ -165,6 +174,8 @@ export class PetstoreClient implements PetstoreApi {
   readonly #onDeprecation: (notice: DeprecationNotice) => void;
   readonly #retry: RetryPolicy;
   readonly #maxAnswerBytes: number;
+  /** False once the server answered that it cannot remember idempotency keys: later default creates go without one. */
+  #canServerKeepKeys = true;
 
   constructor(options: PetstoreClientOptions) {
     const url = new URL(typeof options.baseUrl === 'string' ? options.baseUrl : options.baseUrl.href);
@@ -196,10 +207,15 @@ export class PetstoreClient implements PetstoreApi {
   /**
    * createPet [spec 4.2]: the server validates `input` as a NewPet (a JavaScript caller's too) and answers the stored Pet. Every
    * attempt carries the same `Idempotency-Key`, so a retry after a lost answer gets the pet stored by
-   * the first request, never a second one.
+   * the first request, never a second one. A server that cannot remember keys refuses the key with a
+   * 501 `idempotency_unsupported` before storing anything: the client then sends the create without a
+   * key, and keeps doing so for every later create of its own key (see `CreatePetOptions.idempotencyKey`).
+   * Such a create is never repeated once its fate is unknown (no answer, or a 5xx): the `unavailable`
+   * or 5xx PetstoreError says the pet may or may not have been stored.
    */
   async createPet(input: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
-    const key = idempotencyKeyField(options.idempotencyKey ?? randomUuid());
+    const ownKey = options.idempotencyKey;
+    const key = ownKey !== undefined || this.#canServerKeepKeys ? idempotencyKeyField(ownKey ?? randomUuid()) : undefined;
     let body: string | undefined;
     try {
       body = JSON.stringify(input);
@@ -211,9 +227,19 @@ export class PetstoreClient implements PetstoreApi {
       validateNewPet(input);
       throw new PetstoreError('validation_failed', 'Cannot create pet: the input cannot be sent as JSON');
     }
-    const answer = await this.#send('createPet', 'POST', `${this.#baseUrl}/pets`, { ...options, body, idempotencyKey: key });
-    if (answer.status !== 201) throw this.#failure(answer);
-    return this.#expect(answer, asPet(parseJson(answer.text)), 'not a Pet');
+    const url = `${this.#baseUrl}/pets`;
+    if (key !== undefined) {
+      const answer = await this.#send('createPet', 'POST', url, { ...options, body, idempotencyKey: key });
+      if (answer.status === 201) return this.#expect(answer, asPet(parseJson(answer.text)), 'not a Pet');
+      const error = this.#failure(answer);
+      // The server refused the key before storing anything; only a key the client chose may be dropped.
+      if (ownKey !== undefined || error.code !== 'idempotency_unsupported') throw error;
+      this.#canServerKeepKeys = false;
+    }
+    const answer = await this.#send('createPet', 'POST', url, { ...options, body, isUnrepeatable: true });
+    if (answer.status === 201) return this.#expect(answer, asPet(parseJson(answer.text)), 'not a Pet');
+    const error = this.#failure(answer);
+    throw answer.status >= 500 ? this.#unknownFate(error) : error;
   }
 
   /** getPet [spec 4.3, deprecated]: the pet with this id; ids no pet has are a `not_found` PetstoreError. */
@@ -293,13 +319,15 @@ export class PetstoreClient implements PetstoreApi {
       const left = deadline - policy.now();
       const isBudget = left < policy.attemptTimeout;
       const outcome = await this.#attempt(url, { method, headers, body: options.body, limit: isBudget ? Math.max(0, left) : policy.attemptTimeout, isBudget });
-      if (outcome.kind === 'answer' && !RETRYABLE_STATUSES.has(outcome.answer.status)) {
+      const retryable = options.isUnrepeatable === true ? RETRYABLE_WITHOUT_KEY_STATUSES : RETRYABLE_STATUSES;
+      if (outcome.kind === 'answer' && !retryable.has(outcome.answer.status)) {
         const notice = readDeprecation(outcome.answer.response.headers, operation, url);
         if (notice !== undefined) this.#onDeprecation(notice);
         return { ...outcome.answer, attempts: attempt };
       }
       // Reading more of an answer too large would not make it smaller: it is not retried.
       if (outcome.kind === 'too large') throw this.#counted(this.#tooLarge(outcome.answer), attempt, '');
+      if (options.isUnrepeatable === true && outcome.kind !== 'answer') throw this.#unknownFate(this.#counted(this.#attemptError(url, outcome), attempt, ''));
       const now = policy.now();
       const asked = outcome.kind === 'answer' ? retryAfterDelay(outcome.answer.response.headers.get('retry-after'), now) : undefined;
       const wait = retryDelay(policy, attempt, asked);
@@ -358,6 +386,17 @@ export class PetstoreClient implements PetstoreApi {
     if (outcome.kind === 'unreachable') return this.#unreachable(url, outcome.failure);
     const within = outcome.isBudget ? `before the call's budget ran out (${Math.round(outcome.limit)} ms of it were left for this attempt)` : `within the ${seconds(outcome.limit)} s attempt timeout`;
     return new PetstoreError('unavailable', `No answer from the Petstore at ${url} ${within}`, { cause: outcome.failure });
+  }
+
+  /** The error of a create without a key that may have been stored: it was not repeated, and the caller is told how to find out. */
+  #unknownFate(error: PetstoreError): PetstoreError {
+    const message = `${error.message}; the pet may or may not have been stored: this server cannot remember idempotency keys, so the create was not repeated (a repeat could store it twice); list the pets to see whether it is there before creating it again`;
+    const options: PetstoreErrorOptions = {};
+    if (error.attempts !== undefined) options.attempts = error.attempts;
+    if (error.details !== undefined) options.details = error.details;
+    if (error.cause !== undefined) options.cause = error.cause;
+    if (error.requestId !== undefined) options.requestId = error.requestId;
+    return new PetstoreError(error.code, message, options);
   }
 
   #tooLarge(answer: Omit<Answer, 'attempts'>): PetstoreError {

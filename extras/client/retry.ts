@@ -59,6 +59,14 @@ export const RETRY_DEFAULTS: RetryPolicy = {
  */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 502, 503, 504]);
 
+/**
+ * The statuses worth another request of a create sent without an idempotency key: only answers that
+ * say the server did not act on it, a request it timed out before reading (408) and one it refused
+ * for the rate (429). A 5xx or no answer leaves the create's fate unknown, and a repeat could store
+ * a second pet, so those are never retried without a key.
+ */
+export const RETRYABLE_WITHOUT_KEY_STATUSES: ReadonlySet<number> = new Set([408, 429]);
+
 function isWhole(value: number, least: number): boolean {
   return Number.isSafeInteger(value) && value >= least;
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ERROR_CODES } from '../../lib/index.js';
@@ -8,11 +7,12 @@ import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
 import { launchTestBrowser, openPage, watchPage } from './browser.js';
 import type { PageProblems } from './browser.js';
+import { toolFile } from '../tools/paths.js';
 
 const chromium = await launchTestBrowser();
 
 /** axe-core's browser bundle, injected into the page under test. */
-const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = await readFile(toolFile('axe-core/axe.min.js'), 'utf8');
 
 /** One violation axe found, as the test reports it. */
 interface Violation {
@@ -159,17 +159,22 @@ describe('the reference page in Chromium', () => {
       await page.goto(`${server.url}/docs`);
       const citation = page.locator('#decision-limit .cite a', { hasText: '4.1' });
       assert.equal(await citation.getAttribute('href'), 'docs/interface#spec-4.1');
+      // In a new tab, so the reference page keeps its key and its consoles' answers.
+      const opened = page.context().waitForEvent('page');
       await citation.click();
-      await page.waitForURL(`${server.url}/docs/interface#spec-4.1`);
-      const heading = page.locator('h3#spec-4\\.1');
+      const tab = await opened;
+      const tabProblems = watchPage(tab, server.origin);
+      await tab.waitForURL(`${server.url}/docs/interface#spec-4.1`);
+      const heading = tab.locator('h3#spec-4\\.1');
       assert.match((await heading.textContent()) ?? '', /^4\.1 List animals: GET \/pets \(listPets\)$/);
-      const top = Number(await page.evaluate('document.getElementById("spec-4.1").getBoundingClientRect().top'));
+      const top = Number(await tab.evaluate('document.getElementById("spec-4.1").getBoundingClientRect().top'));
       assert.ok(top >= 0 && top < 20, `the cited section at the top of the window, not at ${top} px`);
-      assert.equal(await page.evaluate('getComputedStyle(document.querySelector("header.page")).borderBottomStyle'), 'solid', 'the stylesheet applies under the policy');
-      await page.click('nav.contents a[href="#spec-5.4"]');
-      assert.equal(new URL(page.url()).hash, '#spec-5.4');
-      await page.click('header.page a[href="../docs"]');
-      await page.waitForURL(`${server.url}/docs`);
+      assert.equal(await tab.evaluate('getComputedStyle(document.querySelector("header.page")).borderBottomStyle'), 'solid', 'the stylesheet applies under the policy');
+      await tab.click('nav.contents a[href="#spec-5.4"]');
+      assert.equal(new URL(tab.url()).hash, '#spec-5.4');
+      await tab.click('header.page a[href="../docs"]');
+      await tab.waitForURL(`${server.url}/docs`);
+      assert.deepEqual(tabProblems, { consoleErrors: [], pageErrors: [], foreignRequests: [] });
       assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], foreignRequests: [] });
     });
     await withReferencePage(async (page, server) => {

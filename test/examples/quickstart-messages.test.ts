@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { startMessagesServer } from '../../examples/quickstart-messages.js';
 import type { QueuedMessage, RunningMessagesServer } from '../../examples/quickstart-messages.js';
-import { assertError, call } from '../support/http.js';
+import { assertError, call, JSON_POST, startTestServer } from '../support/http.js';
 import { runExample } from './run-example.js';
 
 const KEY = 'messages-key';
@@ -51,13 +52,21 @@ describe('examples/quickstart-messages.ts', () => {
     }
   });
 
-  test('quickstart-messages answers 415, 413, 404 and 405 like the Petstore does', async () => {
-    const text = await call(server, 'POST', '/messages', { headers: { ...POST, 'content-type': 'text/plain' }, body: '{"message":"x"}' });
-    assertError(text, 415, 'unsupported_media_type');
-    assert.equal(text.headers['accept-post'], 'application/json');
+  test('quickstart-messages answers POST /messages with only the spec\'s errors: a wrong or missing media type and a body over the limit are 400s, not 415 and 413 [spec 4.4]', async () => {
+    for (const headers of [{ ...POST, 'content-type': 'text/plain' }, { authorization: POST.authorization }, { ...POST, 'content-type': 'application/jsonx' }]) {
+      const wrongType = await call(server, 'POST', '/messages', { headers, body: '{"message":"x"}' });
+      assertError(wrongType, 400, 'invalid_json', /send the body as JSON with `Content-Type: application\/json`/);
+    }
+    const withCharset = await call(server, 'POST', '/messages', { headers: { ...POST, 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"message":"x"}' });
+    assert.equal(withCharset.status, 202);
     const large = await call(server, 'POST', '/messages', { headers: POST, body: JSON.stringify({ message: 'x'.repeat(20_000) }) });
-    assertError(large, 413, 'payload_too_large');
+    const error = assertError(large, 400, 'validation_failed', /at most 16384 bytes/);
+    assert.equal(error.details?.[0]?.field, 'message');
     assert.equal(large.headers['connection'], 'close');
+    assertError(await call(server, 'POST', '/messages', { headers: POST, body: Buffer.from([0x7b, 0xff, 0x7d]) }), 400, 'invalid_json');
+  });
+
+  test('quickstart-messages answers a request that is not POST /messages with 404 or 405, like the Petstore does', async () => {
     assertError(await call(server, 'POST', '/elsewhere', { headers: POST, body: '{}' }), 404, 'not_found');
     const get = await call(server, 'GET', '/messages?x=1', { headers: POST });
     assertError(get, 405, 'method_not_allowed');
@@ -73,5 +82,19 @@ describe('examples/quickstart-messages.ts', () => {
     await example.waitFor(new RegExp(`queued ${(reply.json as QueuedMessage).id}`));
     example.child.kill('SIGINT');
     assert.equal(await example.exited, 0);
+  });
+
+  test('quickstart-messages is found from the README and from the reference page, which say that POST /v1/messages is not the Petstore\'s', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    assert.match(readme, /\[[^\]]*\]\(examples\/quickstart-messages\.ts\)/, 'the README links the example');
+    const petstore = await startTestServer();
+    try {
+      assertError(await call(petstore, 'POST', '/v1/messages', { headers: JSON_POST, body: '{"message":"x"}' }), 404, 'not_found');
+      const page = await call(petstore, 'GET', '/v1/docs');
+      assert.match(page.text, /<code>POST \/messages<\/code>/);
+      assert.match(page.text, /<code>npx tsx examples\/quickstart-messages\.ts<\/code>/);
+    } finally {
+      await petstore.close();
+    }
   });
 });

@@ -6,11 +6,12 @@ import { after, describe, test } from 'node:test';
 import { PetstoreClient } from '../../extras/client/index.js';
 import type { NewPet, Pet } from '../../lib/index.js';
 import { startTestPostgres } from '../support/postgres.js';
-import { jsonLines, ROOT, spawnServer } from '../support/process.js';
+import { jsonLines, spawnServer } from '../support/process.js';
 import type { ServerProcess } from '../support/process.js';
 import { buildPackage } from '../support/runtimes.js';
 import { startCuttingProxy } from './cutting-proxy.js';
 import type { CuttingProxy } from './cutting-proxy.js';
+import { TOOLS_ROOT } from '../tools/paths.js';
 
 const API_KEY = 'exactly-once-key';
 /** A quarter of the answers lost, as in the trial that showed 127 of 480 creates failing and 140 duplicates. */
@@ -87,8 +88,8 @@ function assertExactlyOnce(creates: Creates, listed: readonly Pet[]): void {
 const postgres = await startTestPostgres({ settings: { synchronous_commit: 'on' } });
 const build = await buildPackage();
 after(() => build.remove());
-// The compiled server loads `pg` on demand, from the repository's node_modules.
-await symlink(join(ROOT, 'node_modules'), join(build.directory, 'node_modules'));
+// The compiled server loads `pg` on demand, from the test tools' node_modules.
+await symlink(join(TOOLS_ROOT, 'node_modules'), join(build.directory, 'node_modules'));
 
 const servers: ServerProcess[] = [];
 const proxies: CuttingProxy[] = [];

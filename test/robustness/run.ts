@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freshSeed } from './prng.js';
+import { TOOLS_REGISTER } from '../tools/paths.js';
 import type { Figures } from './settings.js';
 
 // `npm run test:robust` → the long profile of every robustness test plus the soak, then one
@@ -33,7 +34,7 @@ async function main(): Promise<number> {
   process.stdout.write(`Robustness, long profile, seed ${seed} (replay with PETSTORE_FUZZ_SEED=${seed})\n`);
   const started = Date.now();
   const code = await new Promise<number>((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter', 'spec', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', TOOLS_REGISTER, '--test', '--test-concurrency=1', '--test-reporter', 'spec', ...files], {
       stdio: 'inherit',
       env: { ...process.env, PETSTORE_ROBUST: 'long', PETSTORE_FUZZ_SEED: seed, PETSTORE_ROBUST_REPORT: reportFile },
     });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { TOOLS_REGISTER } from '../tools/paths.js';
 
 /** Root of the repository. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -30,7 +31,8 @@ export interface SpawnServerOptions {
 
 /** Runs extras/cli/main.ts through tsx (or a compiled main) with `env` added to a clean environment and `PORT=0`. */
 export function spawnServer(env: Record<string, string>, args: readonly string[] = [], options: SpawnServerOptions = {}): ServerProcess & { ready: Promise<void> } {
-  const main = options.compiledMain === undefined ? ['--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')] : [options.compiledMain];
+  // The test tools' hook lets the CLI's `import('pg')` find the driver in test/tools/node_modules.
+  const main = options.compiledMain === undefined ? ['--import', 'tsx', '--import', TOOLS_REGISTER, resolve(ROOT, 'extras', 'cli', 'main.ts')] : [options.compiledMain];
   const child = spawn(process.execPath, [...main, ...args], {
     cwd: ROOT,
     // NODE_V8_COVERAGE passes through so c8 measures the child as well; a compiled build has no source maps to lead it back to the sources.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './process.js';
 import { curlSessions, readmeApiKey, shownStatus } from './readme.js';
+import { toolBin } from '../tools/paths.js';
 
 const run = promisify(execFile);
 
@@ -236,7 +237,7 @@ export type RuntimeName = 'deno' | 'bun';
 
 /** The runtime's binary, installed by npm as a devDependency. */
 export function runtimeBinary(name: RuntimeName): string {
-  return join(ROOT, 'node_modules', '.bin', name);
+  return toolBin(name);
 }
 
 /** Why a runtime cannot run here, or undefined when `<binary> --version` works. */

@@ -7,7 +7,7 @@ import { STATUS_REASONS } from './status-reasons.js';
  * the headers that matter here (`Deprecation` with its date, `Location` as a link to the console that
  * reads it), the body, and the same request in curl, `fetch` and `PetstoreClient`, each with a copy
  * button. A 401 points to the key field. The key is read from its field at each send and kept nowhere
- * else: no storage, no cookie, never in a URL; the snippets read it from `$API_KEY`. Everything is
+ * else: no storage, no cookie, never in a URL; the snippets read it from `$API_KEY`, as a note under them says. Everything is
  * written with `textContent`, so no answer can inject markup. (The source is a raw template: it holds
  * no backtick and no dollar-brace, which would end or fill it.)
  */
@@ -22,6 +22,8 @@ const SCRIPT = String.raw`(function () {
   // Enter in the key field submits its form, which the policy (form-action 'none') would refuse: the key goes nowhere but into the console's requests.
   if (keyField && keyField.form) keyField.form.addEventListener('submit', function (event) { event.preventDefault(); });
   Array.prototype.forEach.call(document.querySelectorAll('.origin'), function (node) { node.textContent = here.origin; });
+  // A citation opens the interface's text in a new tab: this page keeps its key and the consoles' answers.
+  Array.prototype.forEach.call(document.querySelectorAll('a[href^="docs/interface"]'), function (link) { link.target = '_blank'; link.rel = 'noopener'; });
 
   function add(parent, tag, className, text) {
     var node = document.createElement(tag);
@@ -217,6 +219,7 @@ const SCRIPT = String.raw`(function () {
       });
     }
     add(result, 'h4', '', 'The same request');
+    if (request.hasKey) add(result, 'p', 'key-note', "These read the key from API_KEY, as the page never copies it: in a shell, export API_KEY='your key' first.");
     snippet(result, 'curl', 'curl', curlOf(request));
     snippet(result, 'JavaScript fetch', 'fetch', fetchOf(request));
     snippet(result, 'PetstoreClient', 'client', clientOf(request, form.getAttribute('data-operation')));

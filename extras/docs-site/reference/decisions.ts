@@ -194,6 +194,22 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       operations: [],
     },
     {
+      id: 'decision-quickstart-home',
+      question: 'Where the quickstart `POST /messages` lives',
+      decision: 'In a server of its own, `examples/quickstart-messages.ts` (`npx tsx examples/quickstart-messages.ts` in a clone); `POST /v1/messages` here is a `404`.',
+      reason: 'The interface gives the quickstart another example address and calls it a template, separate from the pet operations.',
+      spec: '4.4',
+      operations: [],
+    },
+    {
+      id: 'decision-quickstart-errors',
+      question: 'The quickstart\'s answer to another media type or a large body',
+      decision: 'A `400`: `invalid_json` for a media type other than `application/json`, `validation_failed` for a body over its limit; never `415` or `413`.',
+      reason: 'Its errors are only `401` and `400`. A request other than `POST /messages` is not its operation, and gets the `404` or `405` the Petstore answers.',
+      spec: '4.4',
+      operations: [],
+    },
+    {
       id: 'decision-rate-limits',
       question: 'Rate limits',
       decision: 'None in the reference.',

@@ -7,7 +7,13 @@ import type { OperationView } from './operation-section.js';
 import { constraintsHtml, exampleOf, examplesOf, propertiesOf } from './schema-text.js';
 import type { OpenApiResponse } from '../openapi/types.js';
 
-/** Where the page shows the server's origin; the console script writes the browser's own origin there. */
+/**
+ * Where the page shows the server's origin. The page is rendered once, before any request, and only
+ * the browser knows the origin it was served from (behind a proxy, the Host the server sees may not
+ * be it), so the console script writes `location.origin` into every one; the quick start's origin is
+ * what a browser without scripts shows. Rendering per request from Host would tie the ETag to a
+ * header any client can set.
+ */
 const ORIGIN_PLACEHOLDER = '<span class="origin">http://127.0.0.1:8080</span>';
 
 /** The base path as clients write it: the document's server URL, `.` standing for none. */
@@ -23,7 +29,7 @@ function decisionLinks(decisions: readonly Decision[], ids: readonly string[]): 
 
 /** A command shown on the page, with the origin written as the console will know it. */
 function commandBlock(command: string): string {
-  return codeBlock(command).replace('ORIGIN', ORIGIN_PLACEHOLDER);
+  return codeBlock(command).replaceAll('ORIGIN', ORIGIN_PLACEHOLDER);
 }
 
 /** How to send the key, and which requests need none; the field where the learner types it is at the top of the page. */
@@ -34,7 +40,7 @@ export function authenticationSection(document: OpenApiDocument, base: string, d
 <ul>${schemes.join('')}</ul>
 <p>Every operation of the interface needs the key in the <code>Authorization</code> header; without it, or with a key the server does not know, the answer is <code>401</code> with <code>WWW-Authenticate</code> and the <a href="#schema-Error">Error</a> body.</p>
 ${commandBlock(`curl -i -H "Authorization: Bearer $API_KEY" "ORIGIN${base}/pets?limit=2"`)}
-<p>Type the key into the <a href="#api-key">API key</a> field at the top of the page: it stays in view as you scroll, and every console sends it. A <code>401</code> in a console leads back to it.</p>
+<p>The samples read the key from <code>API_KEY</code>: set it first in the shell, <code>export API_KEY='your key'</code>. Type the key into the <a href="#api-key">API key</a> field at the top of the page: it stays in view as you scroll, and every console sends it. A <code>401</code> in a console leads back to it.</p>
 <p>Decisions: ${decisionLinks(decisions, ['decision-public', 'decision-key-rotation'])}.</p>
 </section>`;
 }

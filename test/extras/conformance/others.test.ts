@@ -7,7 +7,7 @@ import type { Target } from './support/targets.js';
 
 /**
  * The checks the two other implementations in bench/servers fail, as recorded in
- * docs/conformance-kit.md. When this changes, rerun `npx tsx scripts/conformance-table.ts` and
+ * docs/conformance-kit.md. When this changes, rerun `npm run conformance-table` and
  * update the table there with it.
  */
 const DEPARTURES: Record<string, { start: () => Promise<Target>; failed: Record<Level, readonly string[]> }> = {

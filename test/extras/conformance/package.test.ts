@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { consumerEnv, installTarball, packPackage } from '../../support/pack.js';
 import { ROOT, startNodeAdapter } from './support/targets.js';
+import { toolBin } from '../../tools/paths.js';
 import type { Target } from './support/targets.js';
 
 const run = promisify(execFile);
@@ -67,8 +68,8 @@ describe('the packed conformance kit', () => {
     await writeFile(join(consumer, 'kit.mjs'), KIT_PROGRAM);
     const runtimes: [string, string[]][] = [
       [process.execPath, ['kit.mjs']],
-      [join(ROOT, 'node_modules', '.bin', 'deno'), ['run', '--quiet', '--no-config', '--allow-net=127.0.0.1', 'kit.mjs']],
-      [join(ROOT, 'node_modules', '.bin', 'bun'), ['kit.mjs']],
+      [toolBin('deno'), ['run', '--quiet', '--no-config', '--allow-net=127.0.0.1', 'kit.mjs']],
+      [toolBin('bun'), ['kit.mjs']],
     ];
     for (const [runtime, args] of runtimes) {
       const { stdout } = await run(runtime, [...args, target.baseUrl, target.apiKey], { cwd: consumer, env: childEnv({ DENO_DIR: join(work, 'deno') }) });

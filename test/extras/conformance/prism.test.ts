@@ -9,7 +9,7 @@ import type { Target } from './support/targets.js';
 /**
  * What `prism mock openapi.json` fails, as recorded in docs/conformance-kit.md. A mock validates
  * requests against the document and answers its examples, but keeps no state and knows nothing of
- * the interface's rules. When this changes, rerun `npx tsx scripts/conformance-table.ts` and update
+ * the interface's rules. When this changes, rerun `npm run conformance-table` and update
  * the table in docs/conformance-kit.md with it.
  */
 const PRISM_DEPARTURES: Record<Level, { fail: readonly string[]; skip: readonly string[] }> = {

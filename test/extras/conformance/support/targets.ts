@@ -13,6 +13,7 @@ import { startServer } from '../../../../server/node/index.js';
 import { docsSite } from '../../../../extras/docs-site/index.js';
 import { serveFetch } from './serve-fetch.js';
 import type { FetchHandler } from './serve-fetch.js';
+import { toolBin } from '../../../tools/paths.js';
 
 /** Root of the repository. */
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -68,7 +69,7 @@ export async function startFastify(): Promise<Target> {
 }
 
 /** The prism binary of the devDependency, if installed. */
-export const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
+export const PRISM = toolBin('prism');
 
 /** Whether prism is installed. */
 export function hasPrism(): boolean {

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import type { OpenApiDocumentOptions } from '../../../../extras/docs-site/openapi/index.js';
+import { TOOLS_ROOT } from '../../../tools/paths.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
-const REDOCLY = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-const SPECTRAL = join(ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js');
+const REDOCLY = join(TOOLS_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+const SPECTRAL = join(TOOLS_ROOT, 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js');
 
 /** Spectral's own OpenAPI rules and nothing else: Spectral needs a ruleset argument, and this one turns nothing off. */
 const SPECTRAL_RULESET = 'extends: ["spectral:oas"]\n';
