@@ -19,7 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { PetstoreError } from '../lib/index.js';
-import { authError, createAuthenticator, sendError, sendJson } from '../server/node/index.js';
+import { authError, createAuthenticator, HttpError, sendError, sendJson } from '../server/node/index.js';
 
 /** The answer to a queued message [spec 4.4]. */
 export interface QueuedMessage {

@@ -389,14 +389,14 @@ export class PetstoreClient implements PetstoreApi {
   }
 
   /** The error of a create without a key that may have been stored: it was not repeated, and the caller is told how to find out. */
-  #unknownFate(error: PetstoreError): PetstoreError {
+  #unknownFate(error: PetstoreClientError): PetstoreClientError {
     const message = `${error.message}; the pet may or may not have been stored: this server cannot remember idempotency keys, so the create was not repeated (a repeat could store it twice); list the pets to see whether it is there before creating it again`;
-    const options: PetstoreErrorOptions = {};
+    const options: PetstoreClientErrorOptions = {};
     if (error.attempts !== undefined) options.attempts = error.attempts;
     if (error.details !== undefined) options.details = error.details;
     if (error.cause !== undefined) options.cause = error.cause;
     if (error.requestId !== undefined) options.requestId = error.requestId;
-    return new PetstoreError(error.code, message, options);
+    return new PetstoreClientError(error.code, message, options);
   }
 
   #tooLarge(answer: Omit<Answer, 'attempts'>): PetstoreError {
