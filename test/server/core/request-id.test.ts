@@ -149,7 +149,7 @@ describe('request ids', () => {
       [request('GET', '/v1/nowhere', AUTH), undefined],
       [request('PUT', '/v1/pets', AUTH), undefined],
       [request('OPTIONS', '/v1/pets'), undefined],
-      [request('GET', '/metrics'), undefined],
+      [request('GET', '/metrics'), 'getMetrics'],
     ];
     for (const [sent, operation] of cases) {
       const answer = await core.handle(sent);
