@@ -4,11 +4,13 @@
  * measured in the same run. Loopback only; every wrk run is bounded in time.
  *
  *   npx tsx bench/postgres.ts [--seconds 3] [--connections 32] [--rounds 3]
+ *   npx tsx bench/postgres.ts --only against --against <git revision>
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
  * Layout on a 2-core machine: wrk on core 0; server processes and PostgreSQL on core 1 ("pinned"),
- * then, for comparison, everything free to use both cores ("shared").
+ * then, for comparison, everything free to use both cores ("shared"). `--against` measures this
+ * build and that revision's (built in a temporary worktree) in the same rounds, alternating.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -22,6 +24,7 @@ import { createPostgresStorage } from '../extras/postgres/index.js';
 import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
 import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
+import { withRevisionBuild } from './against.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -70,12 +73,13 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string', default: 'http,ordering' },
     'commit-latency': { type: 'string', default: '5' },
+    against: { type: 'string' },
   },
 });
 const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const CONNECTIONS = Number(options.connections);
-/** Which sections to run: `http` (server processes under wrk) and `ordering` (the insert lock against claims, in-process). */
+/** Which sections to run: `http` (server processes under wrk), `ordering` (the insert lock against claims, in-process) and `against` (this build against `--against <revision>`). */
 const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
 /** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
 const COMMIT_LATENCY_MS = Number(options['commit-latency']);
@@ -100,10 +104,10 @@ function parseWrk(output: string): Measurement {
   return { requests: Number(requests?.[1] ?? '0'), serverCpuMicroseconds: 0, databaseCpuMicroseconds: 0, requestsPerSecond: Number(rate[1]), meanMs: milliseconds(mean[1]), p50Ms: milliseconds(p50[1]), p99Ms: milliseconds(p99[1]), errors: non2xx + socketErrors };
 }
 
-async function startServer(env: Record<string, string>, core: string): Promise<Server> {
-  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', join(ROOT, 'extras', 'cli', 'main.ts')];
+async function startServer(env: Record<string, string>, core: string, root: string = ROOT): Promise<Server> {
+  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', join(root, 'extras', 'cli', 'main.ts')];
   const child = spawn(command[0] as string, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -446,9 +450,9 @@ function httpCells(databaseUrl: string): Cell[] {
 }
 
 /** Measures creates, then lists, through fresh server processes. */
-async function measureHttp(cell: Cell, scripts: WrkScripts): Promise<Pair> {
+async function measureHttp(cell: Cell, scripts: WrkScripts, root: string = ROOT): Promise<Pair> {
   const servers: Server[] = [];
-  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core));
+  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core, root));
   try {
     await load(servers, scripts.create, cell.connections, 1);
     const created = await load(servers, scripts.create, cell.connections, SECONDS);
@@ -584,10 +588,95 @@ async function runHttpBenchmark(pool: pg.Pool, databaseUrl: string, print: Print
   }
 }
 
+/** One build the `against` section measures: this checkout, or the revision given. */
+interface Build {
+  name: string;
+  root: string;
+}
+
+/** What the `against` section measures of one build in one round. */
+interface BuildRound {
+  create: Measurement;
+  list: Measurement;
+  slowCreate: Measurement;
+}
+
+/** Adds or removes the trigger that makes every insert into `pets` spend COMMIT_LATENCY_MS in its transaction. */
+async function setSlowCommit(pool: pg.Pool, isOn: boolean): Promise<void> {
+  if (isOn) {
+    await pool.query(`CREATE OR REPLACE FUNCTION pets_sleep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${COMMIT_LATENCY_MS / 1000}); RETURN NULL; END $$`);
+    await pool.query('CREATE TRIGGER slow_commit AFTER INSERT ON pets FOR EACH ROW EXECUTE FUNCTION pets_sleep()');
+  } else {
+    await pool.query('DROP TRIGGER IF EXISTS slow_commit ON pets');
+  }
+}
+
+/** One build in one round: creates and lists through 1 server process, then creates with slow commits through 2; pinned layout. */
+async function measureBuild(pool: pg.Pool, databaseUrl: string, build: Build, scripts: WrkScripts): Promise<BuildRound> {
+  const env = { PETSTORE_DATABASE_URL: databaseUrl };
+  const { create, list } = await measureHttp({ key: build.name, env, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts, build.root);
+  await setSlowCommit(pool, true);
+  try {
+    const servers = [await startServer(env, PINNED, build.root), await startServer(env, PINNED, build.root)];
+    try {
+      await load(servers, scripts.create, CONNECTIONS, 1);
+      return { create, list, slowCreate: await load(servers, scripts.create, CONNECTIONS, SECONDS) };
+    } finally {
+      await stopServers(servers);
+    }
+  } finally {
+    await setSlowCommit(pool, false);
+  }
+}
+
+/** The `against` section: this build and the revision's in the same rounds, alternating which goes first. */
+async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision: string, print: Print): Promise<void> {
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  await withRevisionBuild(revision, { repository: ROOT, log }, async (built) => {
+    const builds: Build[] = [{ name: 'this build', root: ROOT }, { name: `${revision} (${built.commit.slice(0, 7)})`, root: built.root }];
+    const scripts = await writeScripts();
+    const results = new Map<string, BuildRound[]>();
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        process.stderr.write(`against round ${round} of ${ROUNDS}\n`);
+        for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
+          results.set(build.name, [...(results.get(build.name) ?? []), await measureBuild(pool, databaseUrl, build, scripts)]);
+        }
+      }
+    } finally {
+      await rm(scripts.directory, { recursive: true, force: true });
+    }
+    const [now, then] = builds.map((build) => results.get(build.name) ?? []) as [BuildRound[], BuildRound[]];
+    print(`## This build against ${builds[1]?.name ?? revision}, same rounds, pinned layout, ${CONNECTIONS} connections`);
+    print('');
+    print(
+      `Each round measures both builds (alternating which goes first): creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms in every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s). `
+      + `${SECONDS} s of wrk after a 1 s warm-up; medians over ${ROUNDS} rounds; the ratio is the median of the ratios within each round.`,
+    );
+    print('');
+    print(row(['measure', 'this build req/s', '(range)', 'against req/s', '(range)', '**this / against**', 'CPU µs/req this (server + PostgreSQL)', 'CPU µs/req against (server + PostgreSQL)', 'p99 ms this / against']));
+    print(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    const measures = [['create, 1 process', 'create'], ['list, 1 process', 'list'], [`create, 2 processes, ${COMMIT_LATENCY_MS} ms commits`, 'slowCreate']] as const;
+    for (const [label, field] of measures) {
+      const rates = (runs: readonly BuildRound[]): number[] => runs.map((result) => result[field].requestsPerSecond);
+      const pickOf = (runs: readonly BuildRound[], name: keyof Measurement): number => median(runs.map((result) => result[field][name]));
+      const range = (runs: readonly BuildRound[]): string => `${fixed(Math.min(...rates(runs)), 0)}–${fixed(Math.max(...rates(runs)), 0)}`;
+      const cpu = (runs: readonly BuildRound[]): string => `${fixed(pickOf(runs, 'serverCpuMicroseconds'), 0)} + ${fixed(pickOf(runs, 'databaseCpuMicroseconds'), 0)}`;
+      const ratio = median(now.map((result, round) => result[field].requestsPerSecond / (then[round]?.[field].requestsPerSecond ?? Number.NaN)));
+      print(row([label, fixed(pickOf(now, 'requestsPerSecond'), 0), range(now), fixed(pickOf(then, 'requestsPerSecond'), 0), range(then), `**${fixed(ratio, 2)}×**`, cpu(now), cpu(then), `${fixed(pickOf(now, 'p99Ms'), 1)} / ${fixed(pickOf(then, 'p99Ms'), 1)}`]));
+    }
+    const errors = [...now, ...then].reduce((sum, result) => sum + result.create.errors + result.list.errors + result.slowCreate.errors, 0);
+    print('');
+    print(`Errors (non-2xx responses and socket errors) over all runs: ${errors}.`);
+    print('');
+  });
+}
+
 async function main(): Promise<void> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
-  const isHttp = SECTIONS.has('http');
+  const isHttp = SECTIONS.has('http') || SECTIONS.has('against');
+  if (SECTIONS.has('against') && options.against === undefined) throw new Error('--only against needs --against <git revision>');
   if (isHttp) {
     await run('wrk', ['--version']).catch((error: unknown) => {
       // wrk prints its version and exits 1; only a missing binary is a problem.
@@ -609,6 +698,7 @@ async function main(): Promise<void> {
     await prefill(pool, 'pets');
     if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('against') && options.against !== undefined) await runAgainstBenchmark(pool, cluster.url, options.against, print);
   } finally {
     await pool.end();
     await cluster.stop();
