@@ -675,9 +675,10 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
 async function main(): Promise<void> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
-  const isHttp = SECTIONS.has('http') || SECTIONS.has('against');
+  const isHttp = SECTIONS.has('http');
+  const needsWrk = isHttp || SECTIONS.has('against');
   if (SECTIONS.has('against') && options.against === undefined) throw new Error('--only against needs --against <git revision>');
-  if (isHttp) {
+  if (needsWrk) {
     await run('wrk', ['--version']).catch((error: unknown) => {
       // wrk prints its version and exits 1; only a missing binary is a problem.
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new Error('wrk not found; apt-get install wrk');
@@ -692,7 +693,7 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
   try {
     const { stdout: pgVersion } = await run(join(binaries, 'postgres'), ['--version']);
-    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}${isHttp ? ', wrk 4.1' : ''}; the load generator pinned to core 0, PostgreSQL to core 1.`);
+    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}${needsWrk ? ', wrk 4.1' : ''}; the load generator pinned to core 0, PostgreSQL to core 1.`);
     print(`PostgreSQL: throwaway cluster, fsync=on, synchronous_commit=on (every acknowledged create is on disk), default pool of 10 connections per server process.`);
     print('');
     await prefill(pool, 'pets');
