@@ -636,9 +636,11 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
     const builds: Build[] = [{ name: 'this build', root: ROOT }, { name: `${revision} (${built.commit.slice(0, 7)})`, root: built.root }];
     const scripts = await writeScripts();
     const results = new Map<string, BuildRound[]>();
+    const memory: Pair[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         process.stderr.write(`against round ${round} of ${ROUNDS}\n`);
+        memory.push(await measureHttp({ key: 'memory', env: {}, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts));
         for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
           results.set(build.name, [...(results.get(build.name) ?? []), await measureBuild(pool, databaseUrl, build, scripts)]);
         }
@@ -665,7 +667,14 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
       const ratio = median(now.map((result, round) => result[field].requestsPerSecond / (then[round]?.[field].requestsPerSecond ?? Number.NaN)));
       print(row([label, fixed(pickOf(now, 'requestsPerSecond'), 0), range(now), fixed(pickOf(then, 'requestsPerSecond'), 0), range(then), `**${fixed(ratio, 2)}×**`, cpu(now), cpu(then), `${fixed(pickOf(now, 'p99Ms'), 1)} / ${fixed(pickOf(then, 'p99Ms'), 1)}`]));
     }
-    const errors = [...now, ...then].reduce((sum, result) => sum + result.create.errors + result.list.errors + result.slowCreate.errors, 0);
+    for (const operation of ['create', 'list'] as const) {
+      const inMemory = median(memory.map((result) => result[operation].requestsPerSecond));
+      const share = (runs: readonly BuildRound[]): string => fixed(median(runs.map((result, round) => result[operation].requestsPerSecond / (memory[round]?.[operation].requestsPerSecond ?? Number.NaN))), 2);
+      print('');
+      print(`${operation}s in memory, this build, same rounds: ${fixed(inMemory, 0)}/s (CPU ${fixed(median(memory.map((result) => result[operation].serverCpuMicroseconds)), 0)} µs/req); PostgreSQL against memory: this build ${share(now)}×, ${builds[1]?.name ?? revision} ${share(then)}×.`);
+    }
+    const errors = [...now, ...then].reduce((sum, result) => sum + result.create.errors + result.list.errors + result.slowCreate.errors, 0)
+      + memory.reduce((sum, result) => sum + result.create.errors + result.list.errors, 0);
     print('');
     print(`Errors (non-2xx responses and socket errors) over all runs: ${errors}.`);
     print('');
