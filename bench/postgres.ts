@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/postgres.ts [--seconds 3] [--connections 32] [--rounds 3]
  *   npx tsx bench/postgres.ts --only against --against <git revision>
+ *   npx tsx bench/postgres.ts --only statements
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
@@ -79,7 +80,7 @@ const { values: options } = parseArgs({
 const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const CONNECTIONS = Number(options.connections);
-/** Which sections to run: `http` (server processes under wrk), `ordering` (the insert lock against claims, in-process) and `against` (this build against `--against <revision>`). */
+/** Which sections to run: `http` (server processes under wrk), `ordering` (the insert lock against claims, in-process), `statements` (unnamed against named statements, in-process) and `against` (this build against `--against <revision>`). */
 const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
 /** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
 const COMMIT_LATENCY_MS = Number(options['commit-latency']);
@@ -289,10 +290,14 @@ async function runClients(storages: readonly PetStorage[], cell: OrderingCell, s
 }
 
 /** Measures one cell with one ordering on fresh pools, as fresh server processes would start. */
-async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering): Promise<Map<string, Throughput>> {
+async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering, isNamed = false): Promise<Map<string, Throughput>> {
   const pools = Array.from({ length: ORDERING_PROCESSES }, () => new pg.Pool({ connectionString: databaseUrl, max: Math.ceil(CONNECTIONS / ORDERING_PROCESSES) }));
   try {
-    const storages = await Promise.all(pools.map((pool) => createOrderedPostgresStorage({ query: pool.query.bind(pool), table: cell.table }, ordering)));
+    const storages = await Promise.all(
+      pools.map((pool) =>
+        createOrderedPostgresStorage({ query: pool.query.bind(pool), ...(isNamed ? { preparedQuery: (statement) => pool.query(statement) } : {}), table: cell.table }, ordering),
+      ),
+    );
     await runClients(storages, cell, 1);
     const databasePids = await clusterPids(databaseDirectory);
     const [databaseBefore, clientBefore] = [await totalTicks(databasePids), process.cpuUsage()];
@@ -396,6 +401,51 @@ async function runOrderingBenchmark(pool: pg.Pool, databaseUrl: string, print: P
   const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
   print('');
   print(`Errors over all runs: ${errors}.`);
+}
+
+/** The statements section's two ways of sending statements: unnamed (parsed and planned on every call) and named (once per connection). */
+const STATEMENT_KINDS = ['unnamed', 'named'] as const;
+
+/** The statements section: claims with unnamed against named statements, in-process, same rounds, alternating which goes first. */
+async function runStatementsBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
+  await prepareSlowCommitTable(pool);
+  const results = new Map<string, Throughput[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    process.stderr.write(`statements round ${round} of ${ROUNDS}\n`);
+    for (const cell of orderingCells()) {
+      for (const kind of round % 2 === 1 ? STATEMENT_KINDS : [...STATEMENT_KINDS].reverse()) {
+        const measured = await measureOrdering(databaseUrl, cell, 'claims', kind === 'named');
+        for (const operation of cell.operations) {
+          const key = `${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`;
+          results.set(key, [...(results.get(key) ?? []), measured.get(operation.name) as Throughput]);
+        }
+      }
+    }
+  }
+  print(`## Statements: unnamed (before) against named prepared statements (now), ${CONNECTIONS} clients, in-process`);
+  print('');
+  print(
+    `${ORDERING_PROCESSES} storages in this process, each on its own pool of ${Math.ceil(CONNECTIONS / ORDERING_PROCESSES)} connections, ${CONNECTIONS} client loops; the same build, given \`preparedQuery\` or not; `
+    + `${SECONDS} s per run after a 1 s warm-up on fresh pools; medians over ${ROUNDS} rounds, both kinds in every round (alternating which goes first); named / unnamed is the median of the ratios within each round. `
+    + `The simulated commit latency is an AFTER INSERT trigger sleeping ${COMMIT_LATENCY_MS} ms inside every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s).`,
+  );
+  print('');
+  print(row(['clients run', 'simulated commit latency', 'operation', 'unnamed: ops/s', '(range)', 'named: ops/s', '(range)', 'named / unnamed', 'p99 ms unnamed / named', 'PostgreSQL CPU µs/op unnamed / named', 'client CPU µs/op unnamed / named']));
+  print(row(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const cell of orderingCells()) {
+    for (const operation of cell.operations) {
+      const [unnamed, named] = STATEMENT_KINDS.map((kind) => results.get(`${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`) ?? []) as [Throughput[], Throughput[]];
+      const pick = (runs: readonly Throughput[], field: keyof Throughput): number => median(runs.map((run) => run[field]));
+      const range = (runs: readonly Throughput[]): string => `${fixed(Math.min(...runs.map((run) => run.operationsPerSecond)), 0)}–${fixed(Math.max(...runs.map((run) => run.operationsPerSecond)), 0)}`;
+      const both = (field: keyof Throughput, decimals: number): string => `${fixed(pick(unnamed, field), decimals)} / ${fixed(pick(named, field), decimals)}`;
+      const ratio = median(named.map((run, round) => run.operationsPerSecond / (unnamed[round]?.operationsPerSecond ?? Number.NaN)));
+      print(row([cell.description, cell.latencyMs === 0 ? 'none' : `${cell.latencyMs} ms`, operation.name, fixed(pick(unnamed, 'operationsPerSecond'), 0), range(unnamed), fixed(pick(named, 'operationsPerSecond'), 0), range(named), `**${fixed(ratio, 2)}×**`, both('p99Ms', 1), both('databaseCpuMicroseconds', 0), both('clientCpuMicroseconds', 0)]));
+    }
+  }
+  const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
+  print('');
+  print(`Errors over all runs: ${errors}.`);
+  print('');
 }
 
 interface WrkScripts {
@@ -708,6 +758,7 @@ async function main(): Promise<void> {
     await prefill(pool, 'pets');
     if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('statements')) await runStatementsBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('against') && options.against !== undefined) await runAgainstBenchmark(pool, cluster.url, options.against, print);
   } finally {
     await pool.end();
