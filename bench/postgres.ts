@@ -4,11 +4,14 @@
  * measured in the same run. Loopback only; every wrk run is bounded in time.
  *
  *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
+ *   npm run bench:postgres -- --only against --against <git revision>
+ *   npm run bench:postgres -- --only statements
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
  * Layout on a 2-core machine: wrk on core 0; server processes and PostgreSQL on core 1 ("pinned"),
- * then, for comparison, everything free to use both cores ("shared").
+ * then, for comparison, everything free to use both cores ("shared"). `--against` measures this
+ * build and that revision's (built in a temporary worktree) in the same rounds, alternating.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -23,6 +26,7 @@ import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
 import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
+import { withRevisionBuild } from './against.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -71,12 +75,13 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string', default: 'http,ordering' },
     'commit-latency': { type: 'string', default: '5' },
+    against: { type: 'string' },
   },
 });
 const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const CONNECTIONS = Number(options.connections);
-/** Which sections to run: `http` (server processes under wrk) and `ordering` (the insert lock against claims, in-process). */
+/** Which sections to run: `http` (server processes under wrk), `ordering` (the insert lock against claims, in-process), `statements` (unnamed against named statements, in-process) and `against` (this build against `--against <revision>`). */
 const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
 /** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
 const COMMIT_LATENCY_MS = Number(options['commit-latency']);
@@ -101,10 +106,10 @@ function parseWrk(output: string): Measurement {
   return { requests: Number(requests?.[1] ?? '0'), serverCpuMicroseconds: 0, databaseCpuMicroseconds: 0, requestsPerSecond: Number(rate[1]), meanMs: milliseconds(mean[1]), p50Ms: milliseconds(p50[1]), p99Ms: milliseconds(p99[1]), errors: non2xx + socketErrors };
 }
 
-async function startServer(env: Record<string, string>, core: string): Promise<Server> {
-  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(ROOT, 'extras', 'cli', 'main.ts')];
+async function startServer(env: Record<string, string>, core: string, root: string = ROOT): Promise<Server> {
+  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(root, 'extras', 'cli', 'main.ts')];
   const child = spawn(command[0] as string, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -286,10 +291,14 @@ async function runClients(storages: readonly PetStorage[], cell: OrderingCell, s
 }
 
 /** Measures one cell with one ordering on fresh pools, as fresh server processes would start. */
-async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering): Promise<Map<string, Throughput>> {
+async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering, isNamed = false): Promise<Map<string, Throughput>> {
   const pools = Array.from({ length: ORDERING_PROCESSES }, () => new pg.Pool({ connectionString: databaseUrl, max: Math.ceil(CONNECTIONS / ORDERING_PROCESSES) }));
   try {
-    const storages = await Promise.all(pools.map((pool) => createOrderedPostgresStorage({ query: pool.query.bind(pool), table: cell.table }, ordering)));
+    const storages = await Promise.all(
+      pools.map((pool) =>
+        createOrderedPostgresStorage({ query: pool.query.bind(pool), ...(isNamed ? { preparedQuery: (statement) => pool.query(statement) } : {}), table: cell.table }, ordering),
+      ),
+    );
     await runClients(storages, cell, 1);
     const databasePids = await clusterPids(databaseDirectory);
     const [databaseBefore, clientBefore] = [await totalTicks(databasePids), process.cpuUsage()];
@@ -395,6 +404,51 @@ async function runOrderingBenchmark(pool: pg.Pool, databaseUrl: string, print: P
   print(`Errors over all runs: ${errors}.`);
 }
 
+/** The statements section's two ways of sending statements: unnamed (parsed and planned on every call) and named (once per connection). */
+const STATEMENT_KINDS = ['unnamed', 'named'] as const;
+
+/** The statements section: claims with unnamed against named statements, in-process, same rounds, alternating which goes first. */
+async function runStatementsBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
+  await prepareSlowCommitTable(pool);
+  const results = new Map<string, Throughput[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    process.stderr.write(`statements round ${round} of ${ROUNDS}\n`);
+    for (const cell of orderingCells()) {
+      for (const kind of round % 2 === 1 ? STATEMENT_KINDS : [...STATEMENT_KINDS].reverse()) {
+        const measured = await measureOrdering(databaseUrl, cell, 'claims', kind === 'named');
+        for (const operation of cell.operations) {
+          const key = `${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`;
+          results.set(key, [...(results.get(key) ?? []), measured.get(operation.name) as Throughput]);
+        }
+      }
+    }
+  }
+  print(`## Statements: unnamed (before) against named prepared statements (now), ${CONNECTIONS} clients, in-process`);
+  print('');
+  print(
+    `${ORDERING_PROCESSES} storages in this process, each on its own pool of ${Math.ceil(CONNECTIONS / ORDERING_PROCESSES)} connections, ${CONNECTIONS} client loops; the same build, given \`preparedQuery\` or not; `
+    + `${SECONDS} s per run after a 1 s warm-up on fresh pools; medians over ${ROUNDS} rounds, both kinds in every round (alternating which goes first); named / unnamed is the median of the ratios within each round. `
+    + `The simulated commit latency is an AFTER INSERT trigger sleeping ${COMMIT_LATENCY_MS} ms inside every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s).`,
+  );
+  print('');
+  print(row(['clients run', 'simulated commit latency', 'operation', 'unnamed: ops/s', '(range)', 'named: ops/s', '(range)', 'named / unnamed', 'p99 ms unnamed / named', 'PostgreSQL CPU µs/op unnamed / named', 'client CPU µs/op unnamed / named']));
+  print(row(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const cell of orderingCells()) {
+    for (const operation of cell.operations) {
+      const [unnamed, named] = STATEMENT_KINDS.map((kind) => results.get(`${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`) ?? []) as [Throughput[], Throughput[]];
+      const pick = (runs: readonly Throughput[], field: keyof Throughput): number => median(runs.map((run) => run[field]));
+      const range = (runs: readonly Throughput[]): string => `${fixed(Math.min(...runs.map((run) => run.operationsPerSecond)), 0)}–${fixed(Math.max(...runs.map((run) => run.operationsPerSecond)), 0)}`;
+      const both = (field: keyof Throughput, decimals: number): string => `${fixed(pick(unnamed, field), decimals)} / ${fixed(pick(named, field), decimals)}`;
+      const ratio = median(named.map((run, round) => run.operationsPerSecond / (unnamed[round]?.operationsPerSecond ?? Number.NaN)));
+      print(row([cell.description, cell.latencyMs === 0 ? 'none' : `${cell.latencyMs} ms`, operation.name, fixed(pick(unnamed, 'operationsPerSecond'), 0), range(unnamed), fixed(pick(named, 'operationsPerSecond'), 0), range(named), `**${fixed(ratio, 2)}×**`, both('p99Ms', 1), both('databaseCpuMicroseconds', 0), both('clientCpuMicroseconds', 0)]));
+    }
+  }
+  const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
+  print('');
+  print(`Errors over all runs: ${errors}.`);
+  print('');
+}
+
 interface WrkScripts {
   directory: string;
   create: string;
@@ -447,9 +501,9 @@ function httpCells(databaseUrl: string): Cell[] {
 }
 
 /** Measures creates, then lists, through fresh server processes. */
-async function measureHttp(cell: Cell, scripts: WrkScripts): Promise<Pair> {
+async function measureHttp(cell: Cell, scripts: WrkScripts, root: string = ROOT): Promise<Pair> {
   const servers: Server[] = [];
-  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core));
+  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core, root));
   try {
     await load(servers, scripts.create, cell.connections, 1);
     const created = await load(servers, scripts.create, cell.connections, SECONDS);
@@ -585,11 +639,106 @@ async function runHttpBenchmark(pool: pg.Pool, databaseUrl: string, print: Print
   }
 }
 
+/** One build the `against` section measures: this checkout, or the revision given. */
+interface Build {
+  name: string;
+  root: string;
+}
+
+/** What the `against` section measures of one build in one round. */
+interface BuildRound {
+  create: Measurement;
+  list: Measurement;
+  slowCreate: Measurement;
+}
+
+/** Adds or removes the trigger that makes every insert into `pets` spend COMMIT_LATENCY_MS in its transaction. */
+async function setSlowCommit(pool: pg.Pool, isOn: boolean): Promise<void> {
+  if (isOn) {
+    await pool.query(`CREATE OR REPLACE FUNCTION pets_sleep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${COMMIT_LATENCY_MS / 1000}); RETURN NULL; END $$`);
+    await pool.query('CREATE TRIGGER slow_commit AFTER INSERT ON pets FOR EACH ROW EXECUTE FUNCTION pets_sleep()');
+  } else {
+    await pool.query('DROP TRIGGER IF EXISTS slow_commit ON pets');
+  }
+}
+
+/** One build in one round: creates and lists through 1 server process, then creates with slow commits through 2; pinned layout. */
+async function measureBuild(pool: pg.Pool, databaseUrl: string, build: Build, scripts: WrkScripts): Promise<BuildRound> {
+  const env = { PETSTORE_DATABASE_URL: databaseUrl };
+  const { create, list } = await measureHttp({ key: build.name, env, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts, build.root);
+  await setSlowCommit(pool, true);
+  try {
+    const servers = [await startServer(env, PINNED, build.root), await startServer(env, PINNED, build.root)];
+    try {
+      await load(servers, scripts.create, CONNECTIONS, 1);
+      return { create, list, slowCreate: await load(servers, scripts.create, CONNECTIONS, SECONDS) };
+    } finally {
+      await stopServers(servers);
+    }
+  } finally {
+    await setSlowCommit(pool, false);
+  }
+}
+
+/** The `against` section: this build and the revision's in the same rounds, alternating which goes first. */
+async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision: string, print: Print): Promise<void> {
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  await withRevisionBuild(revision, { repository: ROOT, log }, async (built) => {
+    const builds: Build[] = [{ name: 'this build', root: ROOT }, { name: `${revision} (${built.commit.slice(0, 7)})`, root: built.root }];
+    const scripts = await writeScripts();
+    const results = new Map<string, BuildRound[]>();
+    const memory: Pair[] = [];
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        process.stderr.write(`against round ${round} of ${ROUNDS}\n`);
+        memory.push(await measureHttp({ key: 'memory', env: {}, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts));
+        for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
+          results.set(build.name, [...(results.get(build.name) ?? []), await measureBuild(pool, databaseUrl, build, scripts)]);
+        }
+      }
+    } finally {
+      await rm(scripts.directory, { recursive: true, force: true });
+    }
+    const [now, then] = builds.map((build) => results.get(build.name) ?? []) as [BuildRound[], BuildRound[]];
+    print(`## This build against ${builds[1]?.name ?? revision}, same rounds, pinned layout, ${CONNECTIONS} connections`);
+    print('');
+    print(
+      `Each round measures both builds (alternating which goes first): creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms in every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s). `
+      + `${SECONDS} s of wrk after a 1 s warm-up; medians over ${ROUNDS} rounds; the ratio is the median of the ratios within each round.`,
+    );
+    print('');
+    print(row(['measure', 'this build req/s', '(range)', 'against req/s', '(range)', '**this / against**', 'CPU µs/req this (server + PostgreSQL)', 'CPU µs/req against (server + PostgreSQL)', 'p99 ms this / against']));
+    print(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+    const measures = [['create, 1 process', 'create'], ['list, 1 process', 'list'], [`create, 2 processes, ${COMMIT_LATENCY_MS} ms commits`, 'slowCreate']] as const;
+    for (const [label, field] of measures) {
+      const rates = (runs: readonly BuildRound[]): number[] => runs.map((result) => result[field].requestsPerSecond);
+      const pickOf = (runs: readonly BuildRound[], name: keyof Measurement): number => median(runs.map((result) => result[field][name]));
+      const range = (runs: readonly BuildRound[]): string => `${fixed(Math.min(...rates(runs)), 0)}–${fixed(Math.max(...rates(runs)), 0)}`;
+      const cpu = (runs: readonly BuildRound[]): string => `${fixed(pickOf(runs, 'serverCpuMicroseconds'), 0)} + ${fixed(pickOf(runs, 'databaseCpuMicroseconds'), 0)}`;
+      const ratio = median(now.map((result, round) => result[field].requestsPerSecond / (then[round]?.[field].requestsPerSecond ?? Number.NaN)));
+      print(row([label, fixed(pickOf(now, 'requestsPerSecond'), 0), range(now), fixed(pickOf(then, 'requestsPerSecond'), 0), range(then), `**${fixed(ratio, 2)}×**`, cpu(now), cpu(then), `${fixed(pickOf(now, 'p99Ms'), 1)} / ${fixed(pickOf(then, 'p99Ms'), 1)}`]));
+    }
+    for (const operation of ['create', 'list'] as const) {
+      const inMemory = median(memory.map((result) => result[operation].requestsPerSecond));
+      const share = (runs: readonly BuildRound[]): string => fixed(median(runs.map((result, round) => result[operation].requestsPerSecond / (memory[round]?.[operation].requestsPerSecond ?? Number.NaN))), 2);
+      print('');
+      print(`${operation}s in memory, this build, same rounds: ${fixed(inMemory, 0)}/s (CPU ${fixed(median(memory.map((result) => result[operation].serverCpuMicroseconds)), 0)} µs/req); PostgreSQL against memory: this build ${share(now)}×, ${builds[1]?.name ?? revision} ${share(then)}×.`);
+    }
+    const errors = [...now, ...then].reduce((sum, result) => sum + result.create.errors + result.list.errors + result.slowCreate.errors, 0)
+      + memory.reduce((sum, result) => sum + result.create.errors + result.list.errors, 0);
+    print('');
+    print(`Errors (non-2xx responses and socket errors) over all runs: ${errors}.`);
+    print('');
+  });
+}
+
 async function main(): Promise<void> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
   const isHttp = SECTIONS.has('http');
-  if (isHttp) {
+  const needsWrk = isHttp || SECTIONS.has('against');
+  if (SECTIONS.has('against') && options.against === undefined) throw new Error('--only against needs --against <git revision>');
+  if (needsWrk) {
     await run('wrk', ['--version']).catch((error: unknown) => {
       // wrk prints its version and exits 1; only a missing binary is a problem.
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') throw new Error('wrk not found; apt-get install wrk');
@@ -604,12 +753,14 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
   try {
     const { stdout: pgVersion } = await run(join(binaries, 'postgres'), ['--version']);
-    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}${isHttp ? ', wrk 4.1' : ''}; the load generator pinned to core 0, PostgreSQL to core 1.`);
+    print(`Machine: ${cores} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${pgVersion.trim()}${needsWrk ? ', wrk 4.1' : ''}; the load generator pinned to core 0, PostgreSQL to core 1.`);
     print(`PostgreSQL: throwaway cluster, fsync=on, synchronous_commit=on (every acknowledged create is on disk), default pool of 10 connections per server process.`);
     print('');
     await prefill(pool, 'pets');
     if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('statements')) await runStatementsBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('against') && options.against !== undefined) await runAgainstBenchmark(pool, cluster.url, options.against, print);
   } finally {
     await pool.end();
     await cluster.stop();

@@ -172,6 +172,7 @@ export async function openPostgresStorage(config: PostgresConfig): Promise<PetSt
     const pooled = pooledQuery(pool, { poolWait: bounds.poolWaitMs, statementTimeout: bounds.statementTimeoutMs, max: bounds.poolSize });
     return await createPostgresStorage({
       query: pooled.query,
+      preparedQuery: pooled.preparedQuery,
       connections: pooled.connections,
       end: () => pool.end(),
       lockTimeout: bounds.lockTimeoutMs,

@@ -6,6 +6,8 @@ export { createPostgresStorage } from './storage.js';
 export type { PostgresStorageOptions } from './storage.js';
 /** A pg-compatible query function, such as pg's `pool.query` bound to its pool. */
 export type { PostgresQuery } from './storage.js';
+/** A query function for named statements, such as `(statement) => pool.query(statement)` with pg, and the statement it takes. */
+export type { NamedStatement, PostgresPreparedQuery } from './storage.js';
 /** The lock timeout of creates when none is given (ms). */
 export { DEFAULT_LOCK_TIMEOUT } from './storage.js';
 /** A query function over a `pg` Pool that bounds every wait, with the pool's figures for metrics. */

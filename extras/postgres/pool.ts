@@ -1,10 +1,11 @@
 import type { ConnectionPoolStats } from '../../lib/index.js';
 import { isSqlState, PoolFailure } from './failures.js';
-import type { PostgresQuery } from './storage.js';
+import type { NamedStatement, PostgresPreparedQuery, PostgresQuery } from './storage.js';
 
 /** The part of a `pg` PoolClient the pooled query uses. */
 export interface PooledClient {
-  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  /** Runs one statement: its text and values, or a named statement, which the connection parses and plans once. */
+  query(statement: string | NamedStatement, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** Back to the pool; with an error (or `true`), the connection is closed instead. */
   release(destroy?: Error | boolean): void;
   /** A connection that fails while checked out emits `error`; without a listener, that would crash the process. */
@@ -34,6 +35,8 @@ export interface PooledQueryOptions {
 /** A PostgresQuery over a pool that bounds every wait, and the pool's figures for metrics. */
 export interface PooledQuery {
   query: PostgresQuery;
+  /** As `query`, for a named statement (the storage's `preparedQuery`), bounded the same way. */
+  preparedQuery: PostgresPreparedQuery;
   connections(): ConnectionPoolStats;
 }
 
@@ -82,7 +85,7 @@ function statementFailure(error: unknown): unknown {
  */
 export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): PooledQuery {
   let waitTimeouts = 0;
-  const query: PostgresQuery = async (text, values) => {
+  const onConnection = async (send: (client: PooledClient) => Promise<{ rows: unknown[] }>): Promise<{ rows: unknown[] }> => {
     let client: PooledClient;
     try {
       client = await pool.connect();
@@ -99,7 +102,7 @@ export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): Poole
       onError = reject;
     });
     client.on('error', onError);
-    const answered = client.query(text, values);
+    const answered = send(client);
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new PoolFailure('PETSTORE_STATEMENT_TIMEOUT', `no answer came within the statement timeout of ${options.statementTimeout} ms`, false)),
@@ -123,7 +126,8 @@ export function pooledQuery(pool: QueryPool, options: PooledQueryOptions): Poole
     }
   };
   return {
-    query,
+    query: (text, values) => onConnection((client) => client.query(text, values)),
+    preparedQuery: (statement) => onConnection((client) => client.query(statement)),
     connections: () => ({ max: options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, waitTimeouts }),
   };
 }

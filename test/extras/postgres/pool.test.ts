@@ -105,6 +105,21 @@ describe('pooledQuery()', () => {
     });
     assert.ok(pool.releases[0] instanceof PoolFailure, 'the connection is closed, not handed to the next statement');
   });
+
+  test('pooledQuery().preparedQuery hands the named statement to the connection whole, and bounds it as query does', async () => {
+    const got: unknown[][] = [];
+    const pool = scriptedPool(async () => undefined, async (...args: unknown[]) => {
+      got.push(args);
+      return { rows: [{ one: 1 }] };
+    });
+    const statement = { name: 'petstore_0123', text: 'SELECT $1::integer AS one', values: [1] };
+    assert.deepEqual(await pooledQuery(pool, OPTIONS).preparedQuery(statement), { rows: [{ one: 1 }] });
+    assert.deepEqual(got, [[statement]], 'one argument, the statement with its name, as pg takes it');
+    assert.deepEqual(pool.releases, [undefined]);
+    const silent = scriptedPool(async () => undefined, () => new Promise(() => undefined));
+    await assert.rejects(pooledQuery(silent, { ...OPTIONS, statementTimeout: 20 }).preparedQuery(statement), (failure: unknown) => failure instanceof PoolFailure && failure.code === 'PETSTORE_STATEMENT_TIMEOUT');
+    assert.ok(silent.releases[0] instanceof PoolFailure, 'the connection is closed, not handed to the next statement');
+  });
 });
 
 describe('poolBounds()', () => {
