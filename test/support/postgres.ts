@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import pg from 'pg';
 import { findPgBouncer, findPostgresBinaries, startPgBouncer, startPostgresCluster } from '../../scripts/postgres-cluster.js';
 import type { PgBouncer, PostgresCluster, PostgresClusterOptions } from '../../scripts/postgres-cluster.js';
+import type { PetStorage } from '../../lib/index.js';
+import type { StorageContractOptions } from '../../server/testing/index.js';
 import { ROOT } from './process.js';
 
 /** A throwaway cluster for one test file, or why its PostgreSQL tests are skipped. */
@@ -85,4 +88,25 @@ export function iniSection(text: string, section: string): Record<string, string
     if (header === null && pair !== null && current === section) settings[pair[1] ?? ''] = pair[2] ?? '';
   }
   return settings;
+}
+
+/** What the storage contract suite needs of a PostgreSQL storage opened by `open`: each storage on a fresh table, and reopened on its own. */
+export function tableContract(open: (table: string) => Promise<PetStorage>): Pick<StorageContractOptions, 'makeStorage' | 'reopen'> {
+  const tables = new WeakMap<PetStorage, string>();
+  return {
+    async makeStorage() {
+      const table = freshTable();
+      const storage = await open(table);
+      tables.set(storage, table);
+      return storage;
+    },
+    async reopen(storage) {
+      const table = tables.get(storage);
+      assert.ok(table !== undefined);
+      await storage.close?.();
+      const reopened = await open(table);
+      tables.set(reopened, table);
+      return reopened;
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { Pet, PetStorage } from '../../../lib/index.js';
 import { createPostgresStorage } from '../../../extras/postgres/index.js';
 import type { NamedStatement, PostgresPreparedQuery, PostgresQuery } from '../../../extras/postgres/index.js';
 import { runStorageContract } from '../../../server/testing/index.js';
-import { freshTable, makePool, startTestPgBouncer, startTestPostgres } from '../../support/postgres.js';
+import { freshTable, makePool, startTestPgBouncer, startTestPostgres, tableContract } from '../../support/postgres.js';
 import { rejection } from '../../support/assertions.js';
 
 /** A database error as `pg` raises it: a message and a SQLSTATE. */
@@ -140,24 +140,7 @@ async function assertExactCursor(writers: readonly PetStorage[], reader: PetStor
 
 describe('createPostgresStorage() with preparedQuery on PostgreSQL', { skip: postgres.skip }, () => {
   const { open, pools } = poolsOf(postgres.cluster?.url ?? '');
-  const tables = new WeakMap<PetStorage, string>();
-
-  runStorageContract('postgres, named statements', {
-    async makeStorage() {
-      const table = freshTable();
-      const storage = await open(table);
-      tables.set(storage, table);
-      return storage;
-    },
-    async reopen(storage) {
-      const table = tables.get(storage);
-      assert.ok(table !== undefined);
-      await storage.close?.();
-      const reopened = await open(table);
-      tables.set(reopened, table);
-      return reopened;
-    },
-  });
+  runStorageContract('postgres, named statements', tableContract(open));
 
   test('a PostgreSQL storage on named statements keeps the `after` cursor exact while several pools insert at once', async () => {
     const table = freshTable();

@@ -6,7 +6,7 @@ import type { Pet, PetStorage } from '../../../lib/index.js';
 import { createPostgresStorage, DEFAULT_LOCK_TIMEOUT } from '../../../extras/postgres/index.js';
 import type { PostgresQuery } from '../../../extras/postgres/index.js';
 import { runStorageContract } from '../../../server/testing/index.js';
-import { freshTable, makePool, startTestPostgres } from '../../support/postgres.js';
+import { freshTable, makePool, startTestPostgres, tableContract } from '../../support/postgres.js';
 import { rejection } from '../../support/assertions.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -184,24 +184,7 @@ describe('createPostgresStorage() on PostgreSQL', { skip: postgres.skip }, () =>
     return createPostgresStorage({ query: owned.query.bind(owned), table, end: () => end(owned) });
   }
 
-  const tables = new WeakMap<PetStorage, string>();
-
-  runStorageContract('postgres', {
-    async makeStorage() {
-      const table = freshTable();
-      const storage = await open(table);
-      tables.set(storage, table);
-      return storage;
-    },
-    async reopen(storage) {
-      const table = tables.get(storage);
-      assert.ok(table !== undefined);
-      await storage.close?.();
-      const reopened = await open(table);
-      tables.set(reopened, table);
-      return reopened;
-    },
-  });
+  runStorageContract('postgres', tableContract(open));
 
   test('createPostgresStorage() creates the documented schema with the (status, id) index', async () => {
     const admin = pool(1);
