@@ -1,8 +1,8 @@
 /**
  * File storage benchmark (issue 4): creates/s over HTTP with the file storage at concurrency 1, 16
  * and 64 in `fsync` and `write` modes against the in-memory storage in the same run, the syncs per
- * create, and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded
- * in time.
+ * create, the disk's own limit for one client (a bare `write` + `fdatasync` loop of one record),
+ * and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded in time.
  *
  *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>]
  *
@@ -15,7 +15,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +24,7 @@ import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { PetStatus, PetStorage } from '../lib/index.js';
 import { createFileStorage } from '../extras/file-storage/index.js';
 import type { FileStorage, JournalStats } from '../extras/file-storage/index.js';
+import { encodePetRecord } from '../extras/file-storage/journal-format.js';
 import { startServer } from '../server/node/index.js';
 
 const run = promisify(execFile);
@@ -160,6 +161,30 @@ async function measure(storageName: StorageName, concurrency: number, seconds: n
   }
 }
 
+/**
+ * The disk's own limit for one client: a bare loop of `write` + `fdatasync` of one record of the
+ * benchmark's pet at a time, in the journal's directory, for `seconds`; syncs per second.
+ */
+async function bareSyncLoop(directory: string, seconds: number): Promise<number> {
+  // The pet of BODY, with an id as long as the benchmark's.
+  const record = encodePetRecord({ id: 1_000_000, name: 'bench pet', categoryId: 7, status: 'available' });
+  const path = join(directory, 'bare-sync.bin');
+  const file = await open(path, 'w');
+  try {
+    const started = performance.now();
+    let count = 0;
+    while (performance.now() - started < seconds * 1000) {
+      await file.write(record, 0, record.length, count * record.length);
+      await file.datasync();
+      count++;
+    }
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await file.close();
+    await rm(path, { force: true });
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = sorted.length >> 1;
@@ -223,8 +248,11 @@ async function main(): Promise<void> {
   try {
     const out: string[] = [];
     const cells = new Map<string, Cell[]>();
+    const bare: number[] = [];
     let cellIndex = 0;
     for (let round = 1; round <= (isHttpPart ? rounds : 0); round++) {
+      bare.push(await bareSyncLoop(directory, seconds));
+      log(`round ${round} bare write + fdatasync: ${format(bare.at(-1) ?? 0)}/s`);
       for (const concurrency of CONCURRENCIES) {
         for (const storageName of STORAGES) {
           const cell = await measure(storageName, concurrency, seconds, directory, script, cellIndex++);
@@ -235,7 +263,7 @@ async function main(): Promise<void> {
       }
     }
 
-    if (isHttpPart) out.push(...httpTable(cells, rounds, seconds));
+    if (isHttpPart) out.push(...httpTable(cells, bare, rounds, seconds));
     if (isReopenPart) out.push(...await reopenTable(directory, pets, reopenRuns));
     out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, journal directory ${directory}; load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}.`);
     process.stdout.write(`${out.join('\n')}\n`);
@@ -244,7 +272,7 @@ async function main(): Promise<void> {
   }
 }
 
-function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, seconds: number): string[] {
+function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, seconds: number): string[] {
   const out: string[] = [];
   out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1. Ratios are medians of per-round ratios (each cell against the memory cell of its own round).`);
   out.push('');
@@ -262,6 +290,10 @@ function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, 
     const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
     out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${ratio('fsync').toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${ratio('write').toFixed(2)} | ${errors} |`);
   }
+  out.push('');
+  const fsyncOne = cells.get('fsync 1') ?? [];
+  const bareRatio = median(fsyncOne.map((cell, round) => cell.requestsPerSecond / (bare[round] ?? Number.NaN)));
+  out.push(`The disk's own limit for one client, a bare loop of one record's \`write\` + \`fdatasync\` in the same directory for ${seconds} s in each round: median ${format(median(bare))}/s; one client in \`fsync\` mode against it (per round): ${bareRatio.toFixed(2)}.`);
   out.push('');
   return out;
 }

@@ -124,12 +124,19 @@ function inFlightOf(storage: PetStorage): Set<string> {
 }
 
 /**
- * A create with an idempotency key [draft-ietf-httpapi-idempotency-key-header-07 §2.6, §2.7]: the
- * storage stores the pet with the key and fingerprint in one step, or hands back what the key holds.
- * A key still in flight in this process is a 409 (the draft's answer; across processes the storage
- * decides, and the later create replays once the first commits); a key used with another pet is a 422.
+ * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
+ * unchecked), then stores it under a new id, once per idempotency key when one is given.
+ *
+ * With a key [draft-ietf-httpapi-idempotency-key-header-07 §2.6, §2.7], the storage stores the pet
+ * with the key and fingerprint in one step, or hands back what the key holds. A key still in flight
+ * in this process is a 409 (the draft's answer; across processes the storage decides, and the later
+ * create replays once the first commits); a key used with another pet is a 422. Both forms are one
+ * async function, so a keyed create waits on no more promises than a plain one.
  */
-async function createPetOnce(storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string): Promise<CreatePetOutcome> {
+async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
+  const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
+  const pet: NewPet = validateNewPet(input);
+  if (key === undefined) return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
   if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
   if (inFlight.has(key)) throw keyInFlightError();
   const fingerprint = fingerprintNewPet(pet);
@@ -143,17 +150,6 @@ async function createPetOnce(storage: PetStorage, inFlight: Set<string>, pet: Ne
   const stored = sealed(checkAssignedId(result.pet));
   if (result.isReplay && result.fingerprint !== fingerprint) throw keyReusedError(stored.id);
   return { pet: stored, isReplay: result.isReplay };
-}
-
-/**
- * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
- * unchecked), then stores it under a new id, once per idempotency key when one is given.
- */
-async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
-  const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
-  const pet: NewPet = validateNewPet(input);
-  if (key !== undefined) return createPetOnce(storage, inFlight, pet, key);
-  return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
 }
 
 /** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */

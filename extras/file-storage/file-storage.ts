@@ -357,7 +357,7 @@ function fileStorage(
   options: { durability: Durability; log: (line: string) => void },
 ): FileStorage {
   const { index, scan } = replayed;
-  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem() });
+  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem(), isOwnedNow: () => lock.isHeldNow() });
   const journal: OpenJournal = {
     path, file, lock, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
     isRaised: replayed.version >= FORMAT_VERSION, raising: undefined,

@@ -1,6 +1,6 @@
 import { PetstoreError } from '../../lib/errors.js';
 import type { Pet } from '../../lib/pet.js';
-import { errorMessageOf, errorCode } from './file-system.js';
+import { errorMessageOf, errorCode, synchronousFile } from './file-system.js';
 import type { StorageFile } from './file-system.js';
 import { FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE } from './journal-format.js';
 import type { Durability, JournalStats } from './journal-types.js';
@@ -28,6 +28,8 @@ export interface JournalWriterOptions {
    * acknowledged.
    */
   ownership: () => Promise<string | undefined>;
+  /** The same check made synchronously: true when the lock is provably this process's now; false sends the writer to `ownership`. Optional. */
+  isOwnedNow?: () => boolean;
   log: (line: string) => void;
 }
 
@@ -163,9 +165,13 @@ export class JournalWriter {
     const before = isVerified ? undefined : await this.#ownershipProblem(this.#end);
     if (before !== undefined) return before;
     const data = batch.length === 1 ? (batch[0] as PendingRecord).frame : Buffer.concat(batch.map((record) => record.frame));
+    // Synchronously where the file allows: a write to the page cache takes microseconds, a round trip to the thread pool tens of them.
+    const now = synchronousFile(this.#file);
     let written = 0;
     while (written < data.length) {
-      const count = await this.#file.write(data, written, data.length - written, this.#end + written);
+      const count = now === undefined
+        ? await this.#file.write(data, written, data.length - written, this.#end + written)
+        : now.write(data, written, data.length - written, this.#end + written);
       if (count <= 0) throw new Error(`write(2) made no progress at byte ${this.#end + written}`);
       written += count;
     }
@@ -182,8 +188,15 @@ export class JournalWriter {
 
   /** Why the journal may no longer be this writer's alone: the lock, or a size that is not where this writer left it (another process appended or cut). */
   async #ownershipProblem(end: number): Promise<string | undefined> {
+    // The same two checks with synchronous calls where the lock and the file have them (some 10 us in all); any doubt goes the asynchronous way, which says why.
+    const now = synchronousFile(this.#file);
+    if (now !== undefined && this.#options.isOwnedNow?.() === true) return this.#sizeProblem(now.size(), end);
     const [problem, size] = await Promise.all([this.#options.ownership(), this.#file.size()]);
-    if (problem !== undefined) return problem;
+    return problem ?? this.#sizeProblem(size, end);
+  }
+
+  /** Why a journal of `size` bytes is not this writer's alone when it wrote it up to `end`, or undefined when the two agree. */
+  #sizeProblem(size: number, end: number): string | undefined {
     if (size === end) return undefined;
     return `Data file ${this.#options.path} is ${size} bytes long, but this server wrote it up to byte ${end}: another process has written to it or cut it. `
       + 'Stop every other server on this data file, then restart this one.';

@@ -58,6 +58,28 @@ function parseQuotedKey(value: string): string {
   throw invalidKey(`is a quoted string without its closing quote, ${EXAMPLE}`);
 }
 
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * The key of the common form, a quoted string without escapes and nothing around it (as the typed
+ * client sends a UUID), read in one pass; undefined for any other value, which parseQuotedKey or the
+ * bare form then reads (and refuses with its reason). The key is a copy of its own in two pieces,
+ * which the engine's check flattens: a slice would keep the whole header value alive as long as the
+ * storage keeps the key.
+ */
+function plainQuotedKey(raw: string): string | undefined {
+  const last = raw.length - 1;
+  if (last < 1 || raw.charCodeAt(0) !== 0x22 || raw.charCodeAt(last) !== 0x22) return undefined;
+  for (let index = 1; index < last; index++) {
+    const code = raw.charCodeAt(index);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return undefined;
+  }
+  const middle = Math.min(13, last);
+  return raw.slice(1, middle) + raw.slice(middle, last);
+}
+
 /**
  * The key of `Idempotency-Key`, or undefined when the request has none
  * [draft-ietf-httpapi-idempotency-key-header-07 §2.1]. The draft's form is a Structured Field String
@@ -69,8 +91,10 @@ export function parseIdempotencyKey(headers: RequestHeaders): string | undefined
   const raw = headers[IDEMPOTENCY_KEY_HEADER];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw invalidKey('must be sent once; this request carries the header more than once');
+  const plain = plainQuotedKey(raw);
+  if (plain !== undefined) return bounded(plain);
   // RFC 8941 §4.2: leading and trailing spaces are not part of the value.
-  const value = raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  const value = isSpace(raw.charCodeAt(0)) || isSpace(raw.charCodeAt(raw.length - 1)) ? raw.replace(/^[ \t]+|[ \t]+$/g, '') : raw;
   if (value.startsWith('"')) return parseQuotedKey(value);
   if (value === '') return bounded(value);
   if (value.includes(',')) throw invalidKey('must be sent once; this request carries the header more than once');

@@ -29,6 +29,32 @@ describe('fingerprintNewPet()', () => {
     assert.equal(fingerprintNewPet({ status: 'sold', name: 'Rex', categoryId: 3 }), '{"categoryId":3,"name":"Rex","status":"sold"}');
     assert.equal(fingerprintNewPet({ name: 'Tom "T" \\ ü', categoryId: -0 }), '{"categoryId":0,"name":"Tom \\"T\\" \\\\ ü"}');
   });
+
+  test('fingerprintNewPet() writes what JSON.stringify writes of the canonical object, whatever pets it was asked about before', () => {
+    const canonical = (pet: NewPet): string => JSON.stringify({ categoryId: pet.categoryId, name: pet.name, ...(pet.status === undefined ? {} : { status: pet.status }) });
+    const pets: NewPet[] = [
+      { name: 'Rex', categoryId: 3 },
+      { name: 'Rex', categoryId: 3 },
+      { name: 'Rex', categoryId: 3, status: 'sold' },
+      { name: 'Rex', categoryId: 4, status: 'sold' },
+      { name: 'Rex', categoryId: 0, status: 'sold' },
+      { name: 'Rex', categoryId: -0, status: 'sold' },
+      { name: 'Rex ', categoryId: -0, status: 'sold' },
+      { name: 'Rex ', categoryId: -0, status: 'pending' },
+      { name: 'Rex ', categoryId: -0, status: 'available' },
+      { name: 'Tom "T" \\ ü \ud800 \u0007', categoryId: -9007199254740991 },
+      { name: 'Tom "T" \\ ü \ud800 \u0007', categoryId: 9007199254740991 },
+      // A JavaScript caller's unchecked pets: numbers JSON writes otherwise than a template, a status outside the spec's list.
+      { name: 'Rex', categoryId: 1.5 },
+      { name: 'Rex', categoryId: Number.NaN },
+      { name: 'Rex', categoryId: 1e21 },
+      untyped({ name: 'Rex', categoryId: 3, status: 'lost"' }),
+      { name: 'Rex', categoryId: 3 },
+    ];
+    for (const pet of pets) assert.equal(fingerprintNewPet(pet), canonical(pet), JSON.stringify(pet));
+    // Asked again about a pet just asked about, with the same name in another string, the answer is the same.
+    assert.equal(fingerprintNewPet({ name: ['R', 'e', 'x'].join(''), categoryId: 3 }), '{"categoryId":3,"name":"Rex"}');
+  });
 });
 
 describe('validateIdempotencyKey()', () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import type { Pet, PetStorage } from '../../../lib/index.js';
 import { createFileStorage } from '../../../extras/file-storage/index.js';
 import type { Durability } from '../../../extras/file-storage/index.js';
+import { nodeFileSystem } from '../../../extras/file-storage/file-system.js';
+import type { StorageFileSystem } from '../../../extras/file-storage/file-system.js';
 import { encodePetRecord, HEADER_SIZE } from '../../../extras/file-storage/journal-format.js';
 import { PROBE_BYTE, PROBE_SIZE } from '../../../extras/file-storage/journal-writer.js';
 import { fsError, fullDisk, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet } from './fixtures.js';
@@ -287,6 +289,37 @@ describe('FileStorage once its lock is no longer its own', () => {
     const reopened = await createFileStorage(path, { log: () => undefined });
     assert.deepEqual({ ...(await reopened.get(2)) }, { id: 2, name: 'written elsewhere', categoryId: 1 });
     await reopened.close();
+  });
+
+  test('insert() answers 503 once another process has put its own lock file in the place of this writer\'s, and writes nothing', async () => {
+    const path = await journalPath();
+    const storage = await createFileStorage(path, { log: () => undefined });
+    await storage.insert(samplePet(1));
+    const size = (await stat(path)).size;
+    const content = await readFile(`${path}.lock`, 'utf8');
+    await unlink(`${path}.lock`);
+    await writeFile(`${path}.lock`, content);
+    await rejection(() => storage.insert(samplePet(2)), 'unavailable', DISPLACED);
+    await rejection(() => storage.checkReady(), 'unavailable', /was replaced by another file/);
+    assert.equal((await stat(path)).size, size, 'nothing written');
+    await storage.close();
+  });
+
+  test('insert() writes through the calls of a file given as a copy with another write, never around them', async () => {
+    const path = await journalPath();
+    let writes = 0;
+    const fileSystem: StorageFileSystem = {
+      ...nodeFileSystem,
+      open: async (target, flags) => {
+        const file = await nodeFileSystem.open(target, flags);
+        return target === path ? { ...file, write: (...args) => (writes++, file.write(...args)) } : file;
+      },
+    };
+    const storage = await createFileStorage(path, { log: () => undefined, fileSystem });
+    const before = writes;
+    await storage.insert(samplePet(1));
+    await storage.close();
+    assert.equal(writes, before + 1);
   });
 
   test('checkReady() that finds the lock gone makes later creates answer 503 too', async () => {

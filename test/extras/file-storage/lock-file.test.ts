@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { link, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createFileStorage } from '../../../extras/file-storage/index.js';
 import { acquireLock, bootId, isProcessAlive, processStartTime } from '../../../extras/file-storage/lock-file.js';
 import { nodeFileSystem } from '../../../extras/file-storage/file-system.js';
+import type { StorageFileSystem } from '../../../extras/file-storage/file-system.js';
+import type { HeldLock } from '../../../extras/file-storage/lock-file.js';
 import { fsError, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet } from './fixtures.js';
 
 const HOLDER = join(import.meta.dirname, 'hold-storage.ts');
@@ -249,6 +251,34 @@ describe('single-writer lock', () => {
     await writeFile(`${path}.lock`, foreign);
     await storage.close();
     assert.equal(await readFile(`${path}.lock`, 'utf8'), foreign);
+  });
+
+  test('isHeldNow() is true while the lock is this acquisition\'s, and false once it is removed, rewritten or replaced, or the file system has no synchronous calls', async () => {
+    const path = await journalPath();
+    const lockPath = `${path}.lock`;
+    const held = async (fileSystem: StorageFileSystem): Promise<HeldLock> => acquireLock(lockPath, path, fileSystem, () => undefined);
+    const lock = await held(nodeFileSystem);
+    assert.equal(lock.isHeldNow(), true);
+    const content = await readFile(lockPath, 'utf8');
+    await writeFile(lockPath, content.replace(/token [0-9a-f]+/, `token ${TOKEN}`));
+    assert.equal(lock.isHeldNow(), false, 'rewritten in place');
+    await writeFile(lockPath, content);
+    assert.equal(lock.isHeldNow(), true, 'its own content again');
+    await rename(lockPath, `${lockPath}.moved`);
+    assert.equal(lock.isHeldNow(), false, 'removed');
+    await writeFile(lockPath, content);
+    assert.equal(lock.isHeldNow(), false, 'another file with the same content');
+    await unlink(lockPath);
+    await rename(`${lockPath}.moved`, lockPath);
+    assert.equal(lock.isHeldNow(), true, 'its own file back in place');
+    await lock.release();
+    assert.equal(lock.isHeldNow(), false, 'released');
+    for (const fileSystem of [hookedFileSystem(() => undefined), { ...nodeFileSystem }]) {
+      const other = await held(fileSystem);
+      assert.equal(other.isHeldNow(), false, 'no synchronous calls of its own: the asynchronous check decides');
+      assert.equal(await other.problem(), undefined);
+      await other.release();
+    }
   });
 
   test('isProcessAlive() is true for this process and false for an exited one', async () => {

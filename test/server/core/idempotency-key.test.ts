@@ -26,6 +26,14 @@ describe('parseIdempotencyKey()', () => {
     for (const [value, key] of cases) assert.equal(parsed(value), key, value);
   });
 
+  test('parseIdempotencyKey() reads a quoted key without escapes of any length from 1 to 255 as the key between the quotes', () => {
+    for (let length = 1; length <= 255; length++) {
+      const key = Array.from({ length }, (_, index) => String.fromCharCode(0x20 + ((index * 7) % 95))).join('').replaceAll('"', 'q').replaceAll('\\', 'b');
+      assert.equal(parsed(`"${key}"`), key, `a key of ${length}`);
+    }
+    assert.throws(() => parsed(`"${'x'.repeat(256)}"`), /at most 255 characters long \(it has 256\)/);
+  });
+
   test('parseIdempotencyKey() accepts an unquoted key of token characters as the same key as its quoted form', () => {
     for (const key of ['8e03978e-40d5-43e8-bc93-6894a57f9324', 'abc', 'a:b/c', "!#$%&'*+-.^_`|~", 'x'.repeat(255)]) {
       assert.equal(parsed(key), key);
