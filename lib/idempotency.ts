@@ -1,6 +1,7 @@
 import { PetstoreError } from './errors.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './limits.js';
-import type { NewPet } from './pet.js';
+import type { NewPet, Pet } from './pet.js';
+import type { InsertOnceResult, PetStorage } from './storage/storage.js';
 
 /** The last fingerprint written directly and the fields it was written from: the fingerprint is a function of these three values alone. */
 let lastFingerprinted: { readonly name: string; readonly categoryId: number; readonly status: NewPet['status']; readonly fingerprint: string } | undefined;
@@ -78,4 +79,37 @@ export function keyReusedError(id: number): PetstoreError {
     'idempotency_key_reused',
     `Cannot create pet: this idempotency key was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
   );
+}
+
+/** The idempotency keys whose create is under way, per storage: two stores over one storage share them. */
+const keysInFlight = new WeakMap<PetStorage, Set<string>>();
+
+/** The keys whose create is under way in this process over one storage. */
+export function keysInFlightOf(storage: PetStorage): Set<string> {
+  let keys = keysInFlight.get(storage);
+  if (keys === undefined) keysInFlight.set(storage, (keys = new Set()));
+  return keys;
+}
+
+/**
+ * Stores a validated pet once per idempotency key [draft-ietf-httpapi-idempotency-key-header-07
+ * §2.6, §2.7]: the storage stores it with the key and fingerprint in one step, or hands back what
+ * the key holds. A key still in flight in this process is a 409 (the draft's answer; across
+ * processes the storage decides, and the later create replays once the first commits); a key used
+ * with another pet is a 422. `seal` checks and freezes what the storage answers, as every create does.
+ */
+export async function insertOncePerKey(storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string, seal: (stored: Pet) => Pet): Promise<{ pet: Pet; isReplay: boolean }> {
+  if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
+  if (inFlight.has(key)) throw keyInFlightError();
+  const fingerprint = fingerprintNewPet(pet);
+  inFlight.add(key);
+  let result: InsertOnceResult;
+  try {
+    result = await storage.insertOnce(pet, { key, fingerprint });
+  } finally {
+    inFlight.delete(key);
+  }
+  const stored = seal(result.pet);
+  if (result.isReplay && result.fingerprint !== fingerprint) throw keyReusedError(stored.id);
+  return { pet: stored, isReplay: result.isReplay };
 }

@@ -1,11 +1,11 @@
 import { limitCapacity } from './capacity.js';
 import type { Capacity } from './capacity.js';
 import { PetstoreError } from './errors.js';
-import { fingerprintNewPet, idempotencyUnsupportedError, keyInFlightError, keyReusedError, validateIdempotencyKey } from './idempotency.js';
+import { insertOncePerKey, keysInFlightOf, validateIdempotencyKey } from './idempotency.js';
 import { freezePet } from './pet.js';
 import type { NewPet, Pet, PetStatus } from './pet.js';
 import { createMemoryStorage } from './storage/memory/memory-storage.js';
-import type { InsertOnceResult, PetStorage } from './storage/storage.js';
+import type { PetStorage } from './storage/storage.js';
 import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
 
 /** Query of `listPets` [spec 4.1]; `after` is the decided cursor extension. */
@@ -114,42 +114,18 @@ async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet
   return (await listPetsPage(storage, query)).pets;
 }
 
-/** The idempotency keys whose create is under way, per storage: two stores over one storage share them. */
-const keysInFlight = new WeakMap<PetStorage, Set<string>>();
-
-function inFlightOf(storage: PetStorage): Set<string> {
-  let keys = keysInFlight.get(storage);
-  if (keys === undefined) keysInFlight.set(storage, (keys = new Set()));
-  return keys;
-}
-
 /**
  * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
  * unchecked), then stores it under a new id, once per idempotency key when one is given.
  *
- * With a key [draft-ietf-httpapi-idempotency-key-header-07 §2.6, §2.7], the storage stores the pet
- * with the key and fingerprint in one step, or hands back what the key holds. A key still in flight
- * in this process is a 409 (the draft's answer; across processes the storage decides, and the later
- * create replays once the first commits); a key used with another pet is a 422. Both forms are one
- * async function, so a keyed create waits on no more promises than a plain one.
+ * With a key, `insertOncePerKey` (idempotency.ts) stores it once. Both forms are one async
+ * function, so a keyed create waits on no more promises than a plain one.
  */
 async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, input: NewPet, options: CreatePetOptions = {}): Promise<CreatePetOutcome> {
   const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
   if (key === undefined) return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
-  if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
-  if (inFlight.has(key)) throw keyInFlightError();
-  const fingerprint = fingerprintNewPet(pet);
-  inFlight.add(key);
-  let result: InsertOnceResult;
-  try {
-    result = await storage.insertOnce(pet, { key, fingerprint });
-  } finally {
-    inFlight.delete(key);
-  }
-  const stored = sealed(checkAssignedId(result.pet));
-  if (result.isReplay && result.fingerprint !== fingerprint) throw keyReusedError(stored.id);
-  return { pet: stored, isReplay: result.isReplay };
+  return insertOncePerKey(storage, inFlight, pet, key, (stored) => sealed(checkAssignedId(stored)));
 }
 
 /** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */
@@ -170,7 +146,7 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
   const given = options.storage ?? createMemoryStorage();
   const storage = options.capacity === undefined ? given : limitCapacity(given, options.capacity, 'createPetstore');
   // Of the storage given, not of its capacity's wrapper: two stores over one storage share them, with a capacity or without.
-  const inFlight = inFlightOf(given);
+  const inFlight = keysInFlightOf(given);
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
     listPets: (query) => listPets(storage, query),
