@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { PetstoreError } from '../../lib/index.js';
+import { HttpError } from '../core/index.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { closeAfterAnswer } from './closing-connections.js';
 import type { Observation } from './server-plugin.js';
@@ -68,8 +68,8 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     if (bodyBytes + bytes > maxBodyBytes) {
       onRefused?.('bodies');
       closeAfterAnswer(request);
-      const error = new PetstoreError('unavailable', `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`);
-      refuseRequest(request, response, error, observation, ['Retry-After', String(BODY_RETRY_AFTER), 'Connection', 'close']);
+      const error = new HttpError('unavailable', `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`, { headers: ['Retry-After', String(BODY_RETRY_AFTER)] });
+      refuseRequest(request, response, error, observation, ['Connection', 'close']);
       return false;
     }
     bodyBytes += bytes;
