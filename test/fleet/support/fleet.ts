@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { spawnServer, ROOT } from '../../support/process.js';
+import { TOOLS_ROOT } from '../../tools/paths.js';
 import { buildPackage } from '../../support/runtimes.js';
 import type { ServerProcess } from '../../support/process.js';
 
@@ -75,12 +76,12 @@ export async function startFleetServer(databaseUrl: string, args: readonly strin
   return server;
 }
 
-/** The package compiled into a temporary directory (deleted after the file's tests), with the repository's `pg` beside it; resolves to its `extras/cli/main.js`. */
+/** The package compiled into a temporary directory (deleted after the file's tests), with the test tools' `pg` beside it; resolves to its `extras/cli/main.js`. */
 export async function compiledMain(): Promise<string> {
   const build = await buildPackage();
   after(() => build.remove());
-  // The compiled server loads `pg` on demand, from the repository's node_modules.
-  await symlink(join(ROOT, 'node_modules'), join(build.directory, 'node_modules'));
+  // The compiled server loads `pg` on demand, from the test tools' node_modules.
+  await symlink(join(TOOLS_ROOT, 'node_modules'), join(build.directory, 'node_modules'));
   return join(build.dist, 'extras', 'cli', 'main.js');
 }
 
