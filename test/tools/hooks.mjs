@@ -28,6 +28,15 @@ function isProjectFile(parentURL) {
  * project's tsconfig `paths` to it (they point the typecheck at the tools' declaration files).
  */
 export async function resolve(specifier, context, nextResolve) {
+  return resolveSync(specifier, context, nextResolve);
+}
+
+/**
+ * The same hook for `registerHooks` (Node 22.15 and later), whose hooks run in the thread and before
+ * those of `register`: where tsx resolves in the thread too, only a hook of the same kind, registered
+ * after it, sees a tool's import before tsx applies the `paths` to it.
+ */
+export function resolveSync(specifier, context, nextResolve) {
   const name = packageName(specifier);
   if (name === undefined || !TOOLS.has(name) || !isProjectFile(context.parentURL)) return nextResolve(specifier, context);
   return nextResolve(specifier, { ...context, parentURL: FROM_TOOLS });
