@@ -6,25 +6,9 @@ import { createPetstore } from '../../lib/index.js';
 import { createHandler } from '../../server/node/index.js';
 import { call, JSON_POST } from '../support/http.js';
 import { codeBlocks } from '../support/readme.js';
-import { API_KEYS, listen } from './host-checks.js';
+import { API_KEYS, asShown, listen } from './host-checks.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-
-/** The imports of an example as an installed package's user writes them. */
-const PACKAGE_NAMES: readonly [string, string][] = [
-  ["'../../lib/index.js'", "'petstore-reference'"],
-  ["'../../server/node/index.js'", "'petstore-reference/server'"],
-  ["'../../server/fetch/index.js'", "'petstore-reference/fetch'"],
-];
-
-/** An example as docs/embedding.md shows it: without its opening comment lines, with the package's names in its imports. */
-function asShown(source: string): string {
-  const lines = source.split('\n');
-  const start = lines.findIndex((line) => !line.startsWith('//'));
-  let shown = lines.slice(start).join('\n');
-  for (const [path, name] of PACKAGE_NAMES) shown = shown.replaceAll(path, name);
-  return shown.trimEnd();
-}
 
 test('docs/embedding.md shows every host guide of examples/hosts/ as it is, the file test/hosts/ runs', async () => {
   const blocks = codeBlocks(await readFile(join(ROOT, 'docs', 'embedding.md'), 'utf8'), 'ts').map((block) => block.trimEnd());

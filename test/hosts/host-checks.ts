@@ -143,3 +143,19 @@ export function assertHostParserError(reply: Reply, left: RegExp): void {
   assert.match(String(body.message), left);
   assert.match(String(body.message), /mount the Petstore handler before the body parser/);
 }
+
+/** The imports of an example as an installed package's user writes them. */
+const PACKAGE_NAMES: readonly [string, string][] = [
+  ["'../../lib/index.js'", "'petstore-reference'"],
+  ["'../../server/node/index.js'", "'petstore-reference/server'"],
+  ["'../../server/fetch/index.js'", "'petstore-reference/fetch'"],
+];
+
+/** An example as docs/embedding.md shows it: without its opening comment lines, with the package's names in its imports. */
+export function asShown(source: string): string {
+  const lines = source.split('\n');
+  const start = lines.findIndex((line) => !line.startsWith('//'));
+  let shown = lines.slice(start).join('\n');
+  for (const [path, name] of PACKAGE_NAMES) shown = shown.replaceAll(path, name);
+  return shown.trimEnd();
+}
