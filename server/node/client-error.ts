@@ -31,29 +31,34 @@ export function rawErrorResponse(error: PetstoreError): string {
   return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
-/** The responses of each connection that have not finished yet, as the server made them. */
-const unfinished = new WeakMap<object, Set<ServerResponse>>();
+/** The responses of each connection that may not have finished, oldest first, as the server made them. */
+const unfinished = new WeakMap<object, ServerResponse[]>();
+
+/** Whether a response is all out (or its connection gone): no answer of it can be cut any more. */
+function isOver(response: ServerResponse): boolean {
+  return response.writableFinished || response.destroyed;
+}
 
 /**
  * Follows a response of the standalone server until it finishes or its connection closes, so a
- * parser error on its connection knows whether part of it is already out.
+ * parser error on its connection knows whether part of it is already out. Answers on one connection
+ * finish in the order of their requests, so those that are over are dropped from the front as the
+ * next one comes: no listener and no closure per request.
  */
 export function trackResponse(socket: object, response: ServerResponse): void {
-  let responses = unfinished.get(socket);
+  const responses = unfinished.get(socket);
   if (responses === undefined) {
-    responses = new Set();
-    unfinished.set(socket, responses);
+    unfinished.set(socket, [response]);
+    return;
   }
-  responses.add(response);
-  const forget = (): void => void responses.delete(response);
-  response.once('finish', forget);
-  response.once('close', forget);
+  while (responses.length > 0 && isOver(responses[0] as ServerResponse)) responses.shift();
+  responses.push(response);
 }
 
 /** Whether part of a response already went out on the socket, so no other answer can follow on it. */
 function hasStartedResponse(socket: Socket): boolean {
   for (const response of unfinished.get(socket) ?? []) {
-    if (response.headersSent) return true;
+    if (response.headersSent && !isOver(response)) return true;
   }
   return false;
 }
