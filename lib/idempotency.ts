@@ -100,9 +100,11 @@ export function keysInFlightOf(storage: PetStorage): Set<string> {
  */
 export async function insertOncePerKey(storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string, seal: (stored: Pet) => Pet): Promise<{ pet: Pet; isReplay: boolean }> {
   if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
-  if (inFlight.has(key)) throw keyInFlightError();
-  const fingerprint = fingerprintNewPet(pet);
+  // One lookup both asks and marks: a key already in flight leaves the set as it was.
+  const keysBefore = inFlight.size;
   inFlight.add(key);
+  if (inFlight.size === keysBefore) throw keyInFlightError();
+  const fingerprint = fingerprintNewPet(pet);
   let result: InsertOnceResult;
   try {
     result = await storage.insertOnce(pet, { key, fingerprint });

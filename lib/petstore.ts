@@ -125,7 +125,8 @@ async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, inpu
   const key = options.idempotencyKey === undefined ? undefined : validateIdempotencyKey(options.idempotencyKey);
   const pet: NewPet = validateNewPet(input);
   if (key === undefined) return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
-  return insertOncePerKey(storage, inFlight, pet, key, (stored) => sealed(checkAssignedId(stored)));
+  // Awaited, not returned: a promise handed back from an async function costs two more turns of the microtask queue.
+  return await insertOncePerKey(storage, inFlight, pet, key, (stored) => sealed(checkAssignedId(stored)));
 }
 
 /** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */

@@ -1,5 +1,5 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_LIMIT, MIN_LIMIT, PetstoreError } from '../../lib/index.js';
-import type { ListPetsQuery, NewPet, Petstore } from '../../lib/index.js';
+import type { CreatePetOutcome, ListPetsQuery, NewPet, Petstore } from '../../lib/index.js';
 import { readJsonBody } from './body.js';
 import { parseIdempotencyKey, replayHeaders, withRetryAfter } from './idempotency-key.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
@@ -38,9 +38,13 @@ async function createPet(call: OperationCall): Promise<BareResponse> {
   const idempotencyKey = parseIdempotencyKey(call.request.headers);
   // The engine validates what it is given at run time (with the same errors), so the body goes in as it was parsed.
   const input = await readJsonBody(call.request, { limit: call.state.bodyLimit, action: CREATE_ACTION }) as NewPet;
-  const outcome = idempotencyKey === undefined
-    ? await call.state.store.createPetOutcome(input)
-    : await call.state.store.createPetOutcome(input, { idempotencyKey }).catch(withRetryAfter);
+  let outcome: CreatePetOutcome;
+  try {
+    outcome = await call.state.store.createPetOutcome(input, idempotencyKey === undefined ? undefined : { idempotencyKey });
+  } catch (error) {
+    // A catch rather than .catch(): one promise fewer on every create.
+    return withRetryAfter(error);
+  }
   const { pet } = outcome;
   // Not kept in the cache: a pet just created is not read more than others, and every create would churn it.
   return jsonResponse(201, JSON.stringify(pet), ['Location', `${call.publicBase}/pets/${pet.id}`, ...replayHeaders(outcome)]);
