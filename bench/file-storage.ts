@@ -4,7 +4,11 @@
  * create, the disk's own limit for one client (a bare `write` + `fdatasync` loop of one record),
  * and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded in time.
  *
- *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>]
+ *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>] [--against <git revision>]
+ *
+ * `--against <revision>` adds, in the same rounds, this build and the project as built at that
+ * revision (bench/against.ts), both started as their `npm start` runs them, on a data file in each
+ * durability: the table of this build against that one.
  *
  * Needs wrk (Debian: apt-get install wrk). Layout on a 2-core machine: each server is its own process
  * pinned to core 0, wrk is pinned to core 1 (one thread, one connection per client). Each cell gets
@@ -15,7 +19,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,13 +30,26 @@ import { createFileStorage } from '../extras/file-storage/index.js';
 import type { FileStorage, JournalStats } from '../extras/file-storage/index.js';
 import { encodePetRecord } from '../extras/file-storage/journal-format.js';
 import { startServer } from '../server/node/index.js';
+import { startCommandOf, withRevisionBuild } from './against.js';
+import type { StartCommand } from './against.js';
+import { environmentWithoutServerSettings } from './http.js';
+import { startProcess, stopProcess } from './support.js';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.filename);
+const ROOT = resolve(import.meta.dirname, '..');
 const API_KEY = 'bench-file-storage-key';
 const CONCURRENCIES = [1, 16, 64] as const;
 const STORAGES = ['memory', 'fsync', 'write'] as const;
 type StorageName = (typeof STORAGES)[number];
+/** The durabilities a build started as `npm start` runs it is measured in, with `--against`. */
+const DURABILITIES = ['fsync', 'write'] as const;
+/** A server built and started as its `npm start` runs it: this build, or the revision `--against` names. */
+interface BuiltServer {
+  name: 'this' | 'against';
+  root: string;
+  start: StartCommand;
+}
 const WARMUP_SECONDS = 1;
 const BODY = '{"name":"bench pet","categoryId":7,"status":"available"}';
 
@@ -75,35 +92,49 @@ async function reopen(dataFile: string): Promise<void> {
   process.stdout.write(`reopened ${JSON.stringify({ milliseconds, heap, first: last[0]?.id ?? 0 })}\n`);
 }
 
-/** A benchmark server in its own process on core 0. */
+/** A benchmark server in its own process on core 0: a storage served by this script (`--serve`), which also reports the journal's counts, or a build started as `npm start` runs it. */
 class BenchServer {
   readonly #child: ChildProcess;
-  readonly #lines: AsyncIterator<string>;
+  readonly #lines: AsyncIterator<string> | undefined;
   url = '';
 
-  constructor(command: readonly string[]) {
-    this.#child = spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.#lines = createInterface({ input: this.#child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  constructor(child: ChildProcess, isServedHere: boolean) {
+    this.#child = child;
+    this.#lines = isServedHere ? createInterface({ input: this.#child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]() : undefined;
   }
 
   static async start(storageName: StorageName, dataFile: string): Promise<BenchServer> {
-    const server = new BenchServer(await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--serve', storageName, dataFile]));
+    const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--serve', storageName, dataFile]);
+    const server = new BenchServer(spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] }), true);
     server.url = await server.#reply('listening ');
     return server;
   }
 
+  /** A build's server as its `npm start` runs it, with the data file and durability in the environment its command line reads. */
+  static async startBuilt(built: BuiltServer, durability: (typeof DURABILITIES)[number], dataFile: string): Promise<BenchServer> {
+    const env = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: API_KEY, PETSTORE_DATA: dataFile, PETSTORE_DURABILITY: durability };
+    const { start } = built;
+    const { child, match } = await startProcess([...start.nodeArguments, start.script, ...start.args], { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: built.root, timeoutMs: 60_000 });
+    const server = new BenchServer(child, false);
+    server.url = `${new URL(match[1] as string).origin}/v1`;
+    return server;
+  }
+
   async #reply(prefix: string): Promise<string> {
+    if (this.#lines === undefined) throw new Error('only a server this script serves answers on stdin');
     const next = await this.#lines.next();
     if (next.done === true || !String(next.value).startsWith(prefix)) throw new Error(`benchmark server said ${String(next.value)}`);
     return String(next.value).slice(prefix.length);
   }
 
   async stats(): Promise<JournalStats | null> {
+    if (this.#lines === undefined) return null;
     this.#child.stdin?.write('stats\n');
     return JSON.parse(await this.#reply('stats ')) as JournalStats | null;
   }
 
   async stop(): Promise<void> {
+    if (this.#lines === undefined) return stopProcess(this.#child);
     const exited = once(this.#child, 'exit');
     this.#child.stdin?.write('stop\n');
     await exited;
@@ -138,9 +169,13 @@ interface Cell {
   recordsPerBatch: number | undefined;
 }
 
-async function measure(storageName: StorageName, concurrency: number, seconds: number, directory: string, script: string, cellIndex: number): Promise<Cell> {
+/** The server of one cell: a storage of this build's in its own process, or a build started as `npm start` runs it on a data file in one durability. */
+type CellServer = { storageName: StorageName } | { built: BuiltServer; durability: (typeof DURABILITIES)[number] };
+
+async function measure(cellServer: CellServer, concurrency: number, seconds: number, directory: string, script: string, cellIndex: number): Promise<Cell> {
   const dataFile = join(directory, `cell-${cellIndex}.journal`);
-  const server = await BenchServer.start(storageName, dataFile);
+  const server = 'built' in cellServer ? await BenchServer.startBuilt(cellServer.built, cellServer.durability, dataFile) : await BenchServer.start(cellServer.storageName, dataFile);
+  const storageName = 'built' in cellServer ? cellServer.durability : cellServer.storageName;
   try {
     await load(server.url, concurrency, WARMUP_SECONDS, script);
     const before = await server.stats();
@@ -224,6 +259,7 @@ async function main(): Promise<void> {
       directory: { type: 'string' },
       serve: { type: 'string' },
       reopen: { type: 'string' },
+      against: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -247,29 +283,65 @@ async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   try {
     const out: string[] = [];
-    const cells = new Map<string, Cell[]>();
-    const bare: number[] = [];
-    let cellIndex = 0;
-    for (let round = 1; round <= (isHttpPart ? rounds : 0); round++) {
-      bare.push(await bareSyncLoop(directory, seconds));
-      log(`round ${round} bare write + fdatasync: ${format(bare.at(-1) ?? 0)}/s`);
-      for (const concurrency of CONCURRENCIES) {
-        for (const storageName of STORAGES) {
-          const cell = await measure(storageName, concurrency, seconds, directory, script, cellIndex++);
-          const key = `${storageName} ${concurrency}`;
-          cells.set(key, [...(cells.get(key) ?? []), cell]);
-          log(`round ${round} ${key}: ${format(cell.requestsPerSecond)} creates/s, ${cell.errors} errors, syncs/create ${cell.syncsPerCreate?.toFixed(3) ?? '-'}`);
+    const measureAll = async (builds: readonly BuiltServer[]): Promise<void> => {
+      const cells = new Map<string, Cell[]>();
+      const bare: number[] = [];
+      let cellIndex = 0;
+      const servers: [string, CellServer][] = [
+        ...STORAGES.map((storageName): [string, CellServer] => [storageName, { storageName }]),
+        ...builds.flatMap((built) => DURABILITIES.map((durability): [string, CellServer] => [`${built.name}-${durability}`, { built, durability }])),
+      ];
+      for (let round = 1; round <= rounds; round++) {
+        bare.push(await bareSyncLoop(directory, seconds));
+        log(`round ${round} bare write + fdatasync: ${format(bare.at(-1) ?? 0)}/s`);
+        for (const concurrency of CONCURRENCIES) {
+          for (const [name, server] of servers) {
+            const cell = await measure(server, concurrency, seconds, directory, script, cellIndex++);
+            const key = `${name} ${concurrency}`;
+            cells.set(key, [...(cells.get(key) ?? []), cell]);
+            log(`round ${round} ${key}: ${format(cell.requestsPerSecond)} creates/s, ${cell.errors} errors, syncs/create ${cell.syncsPerCreate?.toFixed(3) ?? '-'}`);
+          }
         }
       }
+      out.push(...httpTable(cells, bare, rounds, seconds));
+      if (builds.length > 0) out.push(...againstTable(cells, rounds, values.against ?? ''));
+    };
+    if (isHttpPart && values.against === undefined) await measureAll([]);
+    if (isHttpPart && values.against !== undefined) {
+      log('Compiling this build (npm run build)…');
+      await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+      const thisBuild: BuiltServer = { name: 'this', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
+      await withRevisionBuild(values.against, { repository: ROOT, log }, (build) => measureAll([thisBuild, { name: 'against', root: build.root, start: build.start }]));
     }
-
-    if (isHttpPart) out.push(...httpTable(cells, bare, rounds, seconds));
     if (isReopenPart) out.push(...await reopenTable(directory, pets, reopenRuns));
     out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, journal directory ${directory}; load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}.`);
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+/** This build against the revision, both as `npm start` runs them, per concurrency and durability: medians, and the median of per-round ratios. */
+function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, revision: string): string[] {
+  const out = [
+    `This build against ${revision}, both started as their \`npm start\` runs them (\`PETSTORE_DATA\`, \`PETSTORE_DURABILITY\`), in the same rounds: creates per second, medians of ${rounds} rounds; the ratio is the median of per-round ratios.`,
+    '',
+    '| concurrency | durability | this build | (range) | against | (range) | this / against | errors |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const concurrency of CONCURRENCIES) {
+    for (const durability of DURABILITIES) {
+      const mine = cells.get(`this-${durability} ${concurrency}`) ?? [];
+      const theirs = cells.get(`against-${durability} ${concurrency}`) ?? [];
+      const rates = (of: readonly Cell[]): number[] => of.map((cell) => cell.requestsPerSecond);
+      const range = (of: readonly Cell[]): string => `${format(Math.min(...rates(of)))}–${format(Math.max(...rates(of)))}`;
+      const ratio = median(mine.map((cell, round) => cell.requestsPerSecond / (theirs[round]?.requestsPerSecond ?? Number.NaN)));
+      const errors = [...mine, ...theirs].reduce((sum, cell) => sum + cell.errors, 0);
+      out.push(`| ${concurrency} | \`${durability}\` | ${format(median(rates(mine)))} | ${range(mine)} | ${format(median(rates(theirs)))} | ${range(theirs)} | ${ratio.toFixed(2)}× | ${errors} |`);
+    }
+  }
+  out.push('');
+  return out;
 }
 
 function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, seconds: number): string[] {

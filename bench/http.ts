@@ -170,7 +170,7 @@ async function preflight(origin: string, scenario: Scenario, server: ServerName,
 }
 
 /** This process's environment without the project server's configuration, which the benchmark sets itself. */
-function environmentWithoutServerSettings(): NodeJS.ProcessEnv {
+export function environmentWithoutServerSettings(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'PORT' && name !== 'HOST' && !name.startsWith('PETSTORE_')));
 }
 
