@@ -26,7 +26,8 @@ import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
 import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
-import { withRevisionBuild } from './against.js';
+import { startCommandOf, withRevisionBuild } from './against.js';
+import type { StartCommand } from './against.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -106,8 +107,19 @@ function parseWrk(output: string): Measurement {
   return { requests: Number(requests?.[1] ?? '0'), serverCpuMicroseconds: 0, databaseCpuMicroseconds: 0, requestsPerSecond: Number(rate[1]), meanMs: milliseconds(mean[1]), p50Ms: milliseconds(p50[1]), p99Ms: milliseconds(p99[1]), errors: non2xx + socketErrors };
 }
 
-async function startServer(env: Record<string, string>, core: string, root: string = ROOT): Promise<Server> {
-  const command = ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(root, 'extras', 'cli', 'main.ts')];
+/** How a server process runs: this checkout's sources through tsx, or a build as its `npm start` runs it (the `against` section: both builds alike, whatever their layout). */
+interface Launch {
+  root: string;
+  start?: StartCommand;
+}
+
+const FROM_SOURCES: Launch = { root: ROOT };
+
+async function startServer(env: Record<string, string>, core: string, launch: Launch = FROM_SOURCES): Promise<Server> {
+  const { root, start } = launch;
+  const command = start === undefined
+    ? ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(root, 'extras', 'cli', 'main.ts')]
+    : ['taskset', '-c', core, process.execPath, ...start.nodeArguments, join(root, start.script), ...start.args];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },
@@ -501,9 +513,9 @@ function httpCells(databaseUrl: string): Cell[] {
 }
 
 /** Measures creates, then lists, through fresh server processes. */
-async function measureHttp(cell: Cell, scripts: WrkScripts, root: string = ROOT): Promise<Pair> {
+async function measureHttp(cell: Cell, scripts: WrkScripts, launch: Launch = FROM_SOURCES): Promise<Pair> {
   const servers: Server[] = [];
-  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core, root));
+  for (let index = 0; index < cell.processes; index++) servers.push(await startServer(cell.env, cell.core, launch));
   try {
     await load(servers, scripts.create, cell.connections, 1);
     const created = await load(servers, scripts.create, cell.connections, SECONDS);
@@ -640,9 +652,8 @@ async function runHttpBenchmark(pool: pg.Pool, databaseUrl: string, print: Print
 }
 
 /** One build the `against` section measures: this checkout, or the revision given. */
-interface Build {
+interface Build extends Launch {
   name: string;
-  root: string;
 }
 
 /** What the `against` section measures of one build in one round. */
@@ -665,10 +676,10 @@ async function setSlowCommit(pool: pg.Pool, isOn: boolean): Promise<void> {
 /** One build in one round: creates and lists through 1 server process, then creates with slow commits through 2; pinned layout. */
 async function measureBuild(pool: pg.Pool, databaseUrl: string, build: Build, scripts: WrkScripts): Promise<BuildRound> {
   const env = { PETSTORE_DATABASE_URL: databaseUrl };
-  const { create, list } = await measureHttp({ key: build.name, env, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts, build.root);
+  const { create, list } = await measureHttp({ key: build.name, env, processes: 1, core: PINNED, connections: CONNECTIONS }, scripts, build);
   await setSlowCommit(pool, true);
   try {
-    const servers = [await startServer(env, PINNED, build.root), await startServer(env, PINNED, build.root)];
+    const servers = [await startServer(env, PINNED, build), await startServer(env, PINNED, build)];
     try {
       await load(servers, scripts.create, CONNECTIONS, 1);
       return { create, list, slowCreate: await load(servers, scripts.create, CONNECTIONS, SECONDS) };
@@ -684,7 +695,10 @@ async function measureBuild(pool: pg.Pool, databaseUrl: string, build: Build, sc
 async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision: string, print: Print): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   await withRevisionBuild(revision, { repository: ROOT, log }, async (built) => {
-    const builds: Build[] = [{ name: 'this build', root: ROOT }, { name: `${revision} (${built.commit.slice(0, 7)})`, root: built.root }];
+    // Both compiled and started as their `npm start` runs them, so the two differ in their code alone.
+    await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+    const thisStart = startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')));
+    const builds: Build[] = [{ name: 'this build', root: ROOT, start: thisStart }, { name: `${revision} (${built.commit.slice(0, 7)})`, root: built.root, start: built.start }];
     const scripts = await writeScripts();
     const results = new Map<string, BuildRound[]>();
     const memory: Pair[] = [];
@@ -703,7 +717,7 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
     print(`## This build against ${builds[1]?.name ?? revision}, same rounds, pinned layout, ${CONNECTIONS} connections`);
     print('');
     print(
-      `Each round measures both builds (alternating which goes first): creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms in every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s). `
+      `Each round measures both builds (alternating which goes first), each compiled and started as its \`npm start\` runs it: creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms in every create's transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s). `
       + `${SECONDS} s of wrk after a 1 s warm-up; medians over ${ROUNDS} rounds; the ratio is the median of the ratios within each round.`,
     );
     print('');
