@@ -26,8 +26,18 @@ export const MANIFEST = JSON.parse(await readFile(join(ROOT, 'package.json'), 'u
 /** The name `npm pack` gives the tarball, as the README names it. */
 export const TARBALL = `${MANIFEST.name}-${MANIFEST.version}.tgz`;
 
-/** The environment of npm and of a consumer's processes: offline, quiet, and without coverage collection, which would only slow them down. */
+/** The variables that say which certificate authorities to trust, as a user's shell behind a TLS-inspecting proxy sets them. */
+const TRUST = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
+/**
+ * The environment of npm and of a consumer's processes: quiet, without coverage collection, which
+ * would only slow them down, and with the machine's trusted authorities. npm reads the registry's
+ * entry for `pg` (an optional peer) while it installs the tarball: it takes the copy in its cache
+ * when there is one, and otherwise must reach the registry; without the authorities, a Node that
+ * bundles its own (the matrix's) failed each attempt and waited 70 s to fall back to the cache.
+ */
 export function consumerEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const trust = Object.fromEntries(TRUST.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])));
   return {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? tmpdir(),
@@ -35,6 +45,8 @@ export function consumerEnv(extra: Record<string, string> = {}): Record<string, 
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
+    npm_config_prefer_offline: 'true',
+    ...trust,
     ...extra,
   };
 }
