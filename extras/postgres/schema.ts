@@ -43,6 +43,12 @@ export interface Statements {
   insert: string;
   /** As `insert`, plus $6 the idempotency key and $7 its fingerprint; returns no row when the key is stored already. */
   insertOnce: string;
+  /**
+   * Many pets in one statement: as `insertOnce` with an array in each of $2, $3, $4, $6 and $7 (a
+   * NULL key for a pet without one); returns the rows it stored with their keys, none for a key
+   * stored already.
+   */
+  insertBatch: string;
   /** $1 an idempotency key: the pet stored with it and its fingerprint. */
   getByKey: string;
   /** $1 id. */
@@ -179,6 +185,9 @@ const KEYED_INSERT: InsertShape = {
   returning: `${COLUMNS}, idempotency_fingerprint`,
 };
 
+/** A batch returns each row's key too, so each pet goes back to the create that sent it. */
+const BATCH_INSERT: InsertShape = { ...KEYED_INSERT, returning: `${COLUMNS}, idempotency_key, idempotency_fingerprint` };
+
 /**
  * The lock timeout of this statement's transaction, set before it waits for any lock: a
  * transaction-local setting (`set_config(…, true)`) ends with the statement's implicit
@@ -188,9 +197,30 @@ const KEYED_INSERT: InsertShape = {
  */
 const SET_LOCK_TIMEOUT = `set_config('lock_timeout', $5::integer::text, true)`;
 
-/** The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status, $5 the lock timeout (and the key's $6 and $7). */
-function insertStatement(table: TableName, ordering: PostgresOrdering, shape: InsertShape = PLAIN_INSERT): string {
+/**
+ * The rows an insert takes from its parameters: one row of $2, $3, $4 (and the key's $6 and $7),
+ * or, for a batch, the rows of those arrays side by side. A batch's keyed rows go in the order of
+ * their keys, so two batches meeting the same keys in two processes wait for each other's keys in
+ * one order and cannot deadlock; rows without a key follow in the arrays' order.
+ */
+function insertSource(shape: InsertShape, isBatch: boolean): string {
+  if (!isBatch) return `SELECT ${shape.values} FROM`;
+  return `SELECT pet.name, pet.category_id, pet.status, pet.key, pet.fingerprint FROM
+  unnest($2::text[], $3::bigint[], $4::text[], $6::text[], $7::text[]) WITH ORDINALITY AS pet(name, category_id, status, key, fingerprint, position) CROSS JOIN`;
+}
+
+/** How a batch's rows are ordered, after the source's FROM list. */
+function insertOrder(isBatch: boolean): string {
+  return isBatch ? '\nORDER BY pet.key COLLATE "C", pet.position' : '';
+}
+
+/**
+ * The insert of the chosen ordering; $1 the table, $2 name, $3 categoryId, $4 status, $5 the lock
+ * timeout (and the key's $6 and $7); a batch takes arrays in $2, $3, $4, $6 and $7.
+ */
+function insertStatement(table: TableName, ordering: PostgresOrdering, shape: InsertShape = PLAIN_INSERT, isBatch = false): string {
   const returned = shape.returning.split(', ').map((column) => `inserted.${column}`).join(', ');
+  const source = insertSource(shape, isBatch);
   if (ordering === 'lock') {
     // The exclusive per-table lock is taken before the identity's nextval runs (the MATERIALIZED
     // CTE is scanned first) and released only after commit, so ids become visible in the order
@@ -199,27 +229,28 @@ function insertStatement(table: TableName, ordering: PostgresOrdering, shape: In
   SELECT ${SET_LOCK_TIMEOUT} AS timeout, pg_advisory_xact_lock(${LOCK_NAMESPACE}, ${insertLockKey('$1')})
 )
 INSERT INTO ${table.sql} (${shape.columns})
-SELECT ${shape.values} FROM serialised${shape.onConflict}
+${source} serialised${insertOrder(isBatch)}${shape.onConflict}
 RETURNING ${shape.returning}`;
   }
   // Before nextval (the MATERIALIZED CTE is scanned first): the insert lock in shared mode, which
   // marks this transaction as a create on this table and never waits for another create, and a
-  // claim whose floor is the largest id this statement sees; its id will be larger. Once the row
-  // exists, a second claim raises the floor to id - 1. Both end with the transaction, also when
-  // it rolls back or its connection dies. The lock timeout comes first in the select list, which
-  // PostgreSQL evaluates in order, so it bounds both claims, the wait of a keyed insert for another
-  // transaction inserting the same key, and the second claim.
+  // claim whose floor is the largest id this statement sees; its ids will be larger. Once the rows
+  // exist, a second claim raises the floor to the lowest new id - 1: one claim for the statement,
+  // since the lists' bound reads each create's highest claim, which must stay below all its rows.
+  // Both end with the transaction, also when it rolls back or its connection dies. The lock timeout
+  // comes first in the select list, which PostgreSQL evaluates in order, so it bounds both claims,
+  // the wait of a keyed insert for another transaction inserting the same key, and the second claim.
   return `WITH claimed AS MATERIALIZED (
   SELECT ${SET_LOCK_TIMEOUT} AS timeout,
          pg_advisory_xact_lock_shared(${LOCK_NAMESPACE}, ${insertLockKey('$1')}) AS marker,
          pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + coalesce((SELECT max(id) FROM ${table.sql}), 0)) AS floor
 ), inserted AS (
   INSERT INTO ${table.sql} (${shape.columns})
-  SELECT ${shape.values} FROM claimed${shape.onConflict}
+  ${source} claimed${insertOrder(isBatch)}${shape.onConflict}
   RETURNING ${shape.returning}
 )
 SELECT ${returned}
-FROM inserted CROSS JOIN LATERAL pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + inserted.id - 1) AS exact`;
+FROM inserted CROSS JOIN (SELECT pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + min(lowest.id) - 1) FROM inserted AS lowest) AS exact`;
 }
 
 /** The two list statements of the chosen ordering. */
@@ -270,6 +301,7 @@ $petstore$`,
     probe: `SELECT ${COLUMNS} FROM ${table.sql} WHERE false`,
     insert: insertStatement(table, ordering),
     insertOnce: insertStatement(table, ordering, KEYED_INSERT),
+    insertBatch: insertStatement(table, ordering, BATCH_INSERT, true),
     getByKey: `SELECT ${COLUMNS}, idempotency_fingerprint FROM ${table.sql} WHERE idempotency_key = $1`,
     get: `SELECT ${COLUMNS} FROM ${table.sql} WHERE id = $1`,
     ...listStatements(table, ordering),

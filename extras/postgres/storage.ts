@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PetstoreError } from '../../lib/errors.js';
 import type { NewPet, Pet } from '../../lib/pet.js';
 import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../../lib/storage/storage.js';
+import { createBatches } from './batches.js';
 import { databaseFailure, PoolFailure, readinessFailure } from './failures.js';
 import type { DatabaseAction } from './failures.js';
 import { keyedPetFromRow, petFromRow } from './rows.js';
@@ -52,7 +53,25 @@ export interface PostgresStorageOptions {
   deadline?: number;
   /** The pool's figures now, e.g. `pooledQuery(…).connections`; the storage then has `connections()`, which metrics read. */
   connections?: () => ConnectionPoolStats;
+  /**
+   * How many create statements may run at once; default `DEFAULT_CREATE_LANES`. A create that finds
+   * them all running waits for one to end, and the creates that waited then go in one statement:
+   * one commit, one flush of PostgreSQL's log and one round trip for them all.
+   */
+  createLanes?: number;
+  /** The most creates one statement carries; default `DEFAULT_BATCH_SIZE`; 1 sends every create alone. */
+  batchSize?: number;
 }
+
+/**
+ * How many create statements run at once by default: few enough that creates waiting behind them
+ * gather into batches under load and that lists always find a connection in a pool of the CLI's
+ * default size (10), enough that a lone create never waits for another.
+ */
+export const DEFAULT_CREATE_LANES = 4;
+
+/** The most creates one statement carries by default: enough for a full pool's worth of clients, small enough that one statement's arrays stay a few kilobytes for names of usual length. */
+export const DEFAULT_BATCH_SIZE = 64;
 
 /**
  * How long a create waits for a lock by default (ms). Creates never wait for each other; this stops
@@ -87,8 +106,13 @@ export function statementName(text: string): string {
 /** The start-up statements' failures that mean the table is not what this storage needs. */
 const SHAPE_SQLSTATES: ReadonlySet<string> = new Set(['42703', '42P01', '42804', '42809']);
 
+/** A property of a row or an error, as the driver made it (own properties only). */
+function columnOf(row: unknown, name: string): unknown {
+  return typeof row === 'object' && row !== null ? Object.getOwnPropertyDescriptor(row, name)?.value : undefined;
+}
+
 function sqlStateOf(error: unknown): string | undefined {
-  const code: unknown = typeof error === 'object' && error !== null ? Object.getOwnPropertyDescriptor(error, 'code')?.value : undefined;
+  const code = columnOf(error, 'code');
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -146,15 +170,56 @@ async function prepareTable(query: PostgresQuery, statements: Statements, table:
   }
 }
 
-/** Rejects with a PoolFailure once `milliseconds` pass; `result` still settles in the background, unheard. */
-function withDeadline<T>(result: Promise<T>, milliseconds: number | undefined): Promise<T> {
-  if (milliseconds === undefined) return result;
+/**
+ * Rejects with a PoolFailure once `milliseconds` pass; `result` still settles in the background,
+ * unheard, unless `withdraw` takes the operation back before it was sent (then it says so).
+ */
+function withDeadline<T>(result: Promise<T>, milliseconds: number, withdraw: () => boolean): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const passed = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PoolFailure('PETSTORE_REQUEST_DEADLINE', `the operation did not finish within the request deadline of ${milliseconds} ms`, false)), milliseconds);
+    timer = setTimeout(
+      () => reject(new PoolFailure('PETSTORE_REQUEST_DEADLINE', `the operation did not finish within the request deadline of ${milliseconds} ms`, withdraw())),
+      milliseconds,
+    );
   });
   result.catch(() => undefined);
   return Promise.race([result, passed]).finally(() => clearTimeout(timer));
+}
+
+/** A create waiting for its statement: the pet, and its idempotency key when it has one. */
+interface Create {
+  pet: NewPet;
+  idempotency: IdempotencyRecord | undefined;
+}
+
+/**
+ * SQLSTATE classes of a fault in one row's data (22, data exception; 23, integrity constraint
+ * violation, such as a CHECK or trigger of the operator's): a batch that fails with one is sent
+ * again one create at a time, so only the create at fault fails.
+ */
+const ROW_SQLSTATE_CLASSES: ReadonlySet<string> = new Set(['22', '23']);
+
+/** A count the options give, which must be a whole number of 1 or more. */
+function wholeOption(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`createPostgresStorage(): \`${name}\` must be a whole number of 1 or more, not ${String(value)}`);
+  return value;
+}
+
+/**
+ * Each create's row from a batch's rows: a keyed create's by its key (none when the key was stored
+ * already); the others' by id, which the statement allocated in the creates' order.
+ */
+function rowsByCreate(creates: readonly Create[], rows: readonly unknown[]): unknown[] {
+  const keyed = new Map<unknown, unknown>();
+  const plain: unknown[] = [];
+  for (const row of rows) {
+    const key = columnOf(row, 'idempotency_key');
+    if (typeof key === 'string') keyed.set(key, row);
+    else plain.push(row);
+  }
+  plain.sort((first, second) => Number(columnOf(first, 'id')) - Number(columnOf(second, 'id')));
+  let next = 0;
+  return creates.map(({ idempotency }) => (idempotency === undefined ? plain[next++] : keyed.get(idempotency.key)));
 }
 
 /**
@@ -177,6 +242,8 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
   const statements = buildStatements(table, ordering);
   const { query, end, connections, deadline } = options;
   const lockTimeout = options.lockTimeout ?? DEFAULT_LOCK_TIMEOUT;
+  const createLanes = wholeOption('createLanes', options.createLanes ?? DEFAULT_CREATE_LANES);
+  const batchSize = wholeOption('batchSize', options.batchSize ?? DEFAULT_BATCH_SIZE);
   let { preparedQuery } = options;
   const names = new Map<string, string>();
   const nameOf = (text: string): string => {
@@ -188,35 +255,73 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
     return name;
   };
 
-  const run = async (action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> => {
+  /** Runs one statement, by name while the connections keep prepared statements; its failure comes as the database raised it. */
+  const send = async (text: string, values: unknown[]): Promise<unknown[]> => {
     const prepared = preparedQuery;
     if (prepared !== undefined) {
       try {
         return (await prepared({ name: nameOf(text), text, values })).rows;
       } catch (error) {
         const code = sqlStateOf(error);
-        if (code === undefined || !UNPREPARED_SQLSTATES.has(code)) throw databaseFailure(error, action);
+        if (code === undefined || !UNPREPARED_SQLSTATES.has(code)) throw error;
         // Nothing ran: the connection failed the statement at Parse or Bind. Prepared statements
         // do not survive here, so every statement goes unnamed from now on.
         preparedQuery = undefined;
       }
     }
-    return runStatement(query, action, text, values);
+    return (await query(text, values)).rows;
   };
+  const run = (action: DatabaseAction, text: string, values: unknown[]): Promise<unknown[]> =>
+    send(text, values).catch((error: unknown) => Promise.reject(databaseFailure(error, action)));
   // Only the deadline's own failure is mapped here: the statements' failures come mapped already.
-  const bounded = <T>(action: DatabaseAction, operation: Promise<T>): Promise<T> =>
-    deadline === undefined ? operation : withDeadline(operation, deadline).catch((error: unknown) => Promise.reject(databaseFailure(error, action)));
+  const bounded = <T>(action: DatabaseAction, operation: Promise<T>, withdraw: () => boolean = () => false): Promise<T> =>
+    deadline === undefined ? operation : withDeadline(operation, deadline, withdraw).catch((error: unknown) => Promise.reject(databaseFailure(error, action)));
   await prepareTable(query, statements, table);
 
-  async function insertOnce(pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-    const values = [table.sql, pet.name, pet.categoryId, pet.status ?? null, lockTimeout, idempotency.key, idempotency.fingerprint];
-    const [inserted] = await run('store the pet with its idempotency key', statements.insertOnce, values);
-    if (inserted !== undefined) return { ...keyedPetFromRow(inserted), isReplay: false };
-    // The key's row committed before this insert ended (the index made it wait); a new statement sees it.
-    const [stored] = await run('read the pet', statements.getByKey, [idempotency.key]);
+  /** A create alone: its row, or none when its key was stored already. */
+  const insertAlone = async ({ pet, idempotency }: Create): Promise<unknown> => {
+    const values = [table.sql, pet.name, pet.categoryId, pet.status ?? null, lockTimeout];
+    const rows = idempotency === undefined ? await send(statements.insert, values) : await send(statements.insertOnce, [...values, idempotency.key, idempotency.fingerprint]);
+    return rows[0];
+  };
+  /** Creates together, in one statement: each one's row, or none for a key stored already; a row's fault fails only its own create. */
+  const insertTogether = async (creates: readonly Create[]): Promise<PromiseSettledResult<unknown>[]> => {
+    let rows: unknown[];
+    try {
+      rows = await send(statements.insertBatch, [
+        table.sql,
+        creates.map(({ pet }) => pet.name),
+        creates.map(({ pet }) => pet.categoryId),
+        creates.map(({ pet }) => pet.status ?? null),
+        lockTimeout,
+        creates.map(({ idempotency }) => idempotency?.key ?? null),
+        creates.map(({ idempotency }) => idempotency?.fingerprint ?? null),
+      ]);
+    } catch (error) {
+      // The statement stored nothing; a row the database refused must not fail the others, so each goes again alone.
+      if (!ROW_SQLSTATE_CLASSES.has(sqlStateOf(error)?.slice(0, 2) ?? '')) throw error;
+      return Promise.allSettled(creates.map(insertAlone));
+    }
+    return rowsByCreate(creates, rows).map((row) => ({ status: 'fulfilled', value: row }));
+  };
+  const creates = createBatches<Create, unknown>({
+    lanes: createLanes,
+    rows: batchSize,
+    alone: insertAlone,
+    together: insertTogether,
+    keyOf: ({ idempotency }) => idempotency?.key,
+  });
+  /** Queues a create and makes its result of its row with `finish`, all within the deadline; the create's failure becomes what the storage throws for `action`. */
+  const store = <T>(action: DatabaseAction, create: Create, finish: (row: unknown) => T | Promise<T>): Promise<T> => {
+    const queued = creates.run(create);
+    return bounded(action, queued.result.then(finish, (error: unknown) => Promise.reject(databaseFailure(error, action))), queued.withdraw);
+  };
+  /** The pet a key holds already: its row committed before the create's insert ended (the index made it wait), and a new statement sees it. */
+  const replay = async (key: string): Promise<InsertOnceResult> => {
+    const [stored] = await run('read the pet', statements.getByKey, [key]);
     if (stored === undefined) throw new PetstoreError('internal_error', 'PostgreSQL storage defect: the unique index holds the idempotency key, but no row has it');
     return { ...keyedPetFromRow(stored), isReplay: true };
-  }
+  };
 
   async function list(wanted: StorageListQuery): Promise<Pet[]> {
     const rows =
@@ -227,8 +332,9 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
   }
 
   const storage: PetStorage = {
-    insert: (pet) => bounded('store the pet', run('store the pet', statements.insert, [table.sql, pet.name, pet.categoryId, pet.status ?? null, lockTimeout]).then((rows) => petFromRow(rows[0]))),
-    insertOnce: (pet, idempotency) => bounded('store the pet with its idempotency key', insertOnce(pet, idempotency)),
+    insert: (pet) => store('store the pet', { pet, idempotency: undefined }, petFromRow),
+    insertOnce: (pet, idempotency) =>
+      store('store the pet with its idempotency key', { pet, idempotency }, (inserted) => (inserted === undefined ? replay(idempotency.key) : { ...keyedPetFromRow(inserted), isReplay: false })),
     get: (id) => bounded('read the pet', run('read the pet', statements.get, [id]).then(([row]) => (row === undefined ? undefined : petFromRow(row)))),
     list: (wanted) => bounded('list pets', list(wanted)),
     // The probe reads no row but needs a connection and the table with its columns: cheap, and it also notices a dropped table.

@@ -5,7 +5,7 @@ import { after } from 'node:test';
 import pg from 'pg';
 import { findPgBouncer, findPostgresBinaries, startPgBouncer, startPostgresCluster } from '../../scripts/postgres-cluster.js';
 import type { PgBouncer, PostgresCluster, PostgresClusterOptions } from '../../scripts/postgres-cluster.js';
-import type { PetStorage } from '../../lib/index.js';
+import type { Pet, PetStorage } from '../../lib/index.js';
 import type { StorageContractOptions } from '../../server/testing/index.js';
 import { ROOT } from './process.js';
 
@@ -109,4 +109,34 @@ export function tableContract(open: (table: string) => Promise<PetStorage>): Pic
       return reopened;
     },
   };
+}
+
+/**
+ * Writers on one table create `lanes` × `perWriter` pets each (`lanes` creates at a time) while a
+ * reader pages through them from id 0; the reader must see every pet once, in id order.
+ */
+export async function assertExactCursor(writers: readonly PetStorage[], reader: PetStorage, perWriter: number, lanes = 4): Promise<void> {
+  const created: Pet[] = [];
+  let isWriting = true;
+  const writing = Promise.all(
+    writers.flatMap((writer, writerIndex) =>
+      Array.from({ length: lanes }, async (_, lane) => {
+        for (let index = 0; index < perWriter; index++) created.push(await writer.insert({ name: `w${writerIndex} l${lane} #${index}`, categoryId: index, status: 'available' }));
+      }),
+    ),
+  ).finally(() => {
+    isWriting = false;
+  });
+  const seen: number[] = [];
+  let after = 0;
+  for (;;) {
+    const wasWriting = isWriting;
+    const page = await reader.list({ status: undefined, after, limit: 7 });
+    seen.push(...page.map((pet) => pet.id));
+    after = page.at(-1)?.id ?? after;
+    if (page.length === 0 && !wasWriting) break;
+  }
+  await writing;
+  assert.equal(created.length, writers.length * lanes * perWriter);
+  assert.deepEqual(seen, created.map((pet) => pet.id).sort((left, right) => left - right), 'the cursor saw every pet exactly once, in id order');
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import type { Pet, PetStorage } from '../../../lib/index.js';
+import type { PetStorage } from '../../../lib/index.js';
 import { createPostgresStorage } from '../../../extras/postgres/index.js';
 import type { NamedStatement, PostgresPreparedQuery, PostgresQuery } from '../../../extras/postgres/index.js';
 import { runStorageContract } from '../../../server/testing/index.js';
-import { freshTable, makePool, startTestPgBouncer, startTestPostgres, tableContract } from '../../support/postgres.js';
+import { assertExactCursor, freshTable, makePool, startTestPgBouncer, startTestPostgres, tableContract } from '../../support/postgres.js';
 import { rejection } from '../../support/assertions.js';
 
 /** A database error as `pg` raises it: a message and a SQLSTATE. */
@@ -109,33 +109,6 @@ function poolsOf(url: string): { open: (table: string, max?: number) => Promise<
       return createPostgresStorage({ query: pool.query.bind(pool), preparedQuery: (statement) => pool.query(statement), table, end });
     },
   };
-}
-
-/** Writers on `table` create 4 × `perWriter` pets each while a reader pages through them from id 0; the reader must see every pet once, in id order. */
-async function assertExactCursor(writers: readonly PetStorage[], reader: PetStorage, perWriter: number): Promise<void> {
-  const created: Pet[] = [];
-  let isWriting = true;
-  const writing = Promise.all(
-    writers.flatMap((writer, writerIndex) =>
-      Array.from({ length: 4 }, async (_, lane) => {
-        for (let index = 0; index < perWriter; index++) created.push(await writer.insert({ name: `w${writerIndex} l${lane} #${index}`, categoryId: index, status: 'available' }));
-      }),
-    ),
-  ).finally(() => {
-    isWriting = false;
-  });
-  const seen: number[] = [];
-  let after = 0;
-  for (;;) {
-    const wasWriting = isWriting;
-    const page = await reader.list({ status: undefined, after, limit: 7 });
-    seen.push(...page.map((pet) => pet.id));
-    after = page.at(-1)?.id ?? after;
-    if (page.length === 0 && !wasWriting) break;
-  }
-  await writing;
-  assert.equal(created.length, writers.length * 4 * perWriter);
-  assert.deepEqual(seen, created.map((pet) => pet.id).sort((left, right) => left - right), 'the cursor saw every pet exactly once, in id order');
 }
 
 describe('createPostgresStorage() with preparedQuery on PostgreSQL', { skip: postgres.skip }, () => {

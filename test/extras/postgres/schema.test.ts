@@ -6,6 +6,7 @@ import { createPostgresStorage } from '../../../extras/postgres/index.js';
 import type { PostgresQuery } from '../../../extras/postgres/index.js';
 import { createOrderedPostgresStorage } from '../../../extras/postgres/storage.js';
 import { runStorageContract } from '../../../server/testing/index.js';
+import { deferred } from '../../support/deferred.js';
 import { rejection } from '../../support/assertions.js';
 import { freshTable, makePool, startTestPostgres } from '../../support/postgres.js';
 
@@ -20,15 +21,6 @@ interface HeldCreate {
   started: Promise<{ id: number; pid: number }>;
   /** Lets the transaction end. */
   release: (ending: Ending) => void;
-}
-
-/** A promise and its resolve function, for steps a test releases by hand. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve: (value: T) => void = () => undefined;
-  const promise = new Promise<T>((settle) => {
-    resolve = settle;
-  });
-  return { promise, resolve };
 }
 
 function sleep(milliseconds: number): Promise<void> {
