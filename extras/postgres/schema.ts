@@ -57,6 +57,8 @@ export interface Statements {
   listAll: string;
   /** $1 status, $2 after, $3 limit. */
   listByStatus: string;
+  /** Many lists in one statement: $1 statuses (NULL for any), $2 afters, $3 limits; each row with the `position` (from 1) of the list it belongs to. */
+  listBatch: string;
   /** The database's character encoding, and the role connected (for messages). */
   encoding: string;
 }
@@ -253,18 +255,27 @@ SELECT ${returned}
 FROM inserted CROSS JOIN (SELECT pg_advisory_xact_lock_shared(${CLAIM_KEY_BASE} + min(lowest.id) - 1) FROM inserted AS lowest) AS exact`;
 }
 
-/** The two list statements of the chosen ordering. */
-function listStatements(table: TableName, ordering: PostgresOrdering): Pick<Statements, 'listAll' | 'listByStatus'> {
+/** The list statements of the chosen ordering. */
+function listStatements(table: TableName, ordering: PostgresOrdering): Pick<Statements, 'listAll' | 'listByStatus' | 'listBatch'> {
+  const wanted = 'unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS wanted(status, after_id, page_size, position)';
   if (ordering === 'lock') {
     return {
       listAll: `SELECT ${COLUMNS} FROM ${table.sql} WHERE id > $1 ORDER BY id LIMIT $2`,
       listByStatus: `SELECT ${COLUMNS} FROM ${table.sql} WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      listBatch: `SELECT wanted.position, page.id, page.name, page.category_id, page.status FROM ${wanted}
+  CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM ${table.sql} AS pet
+    WHERE (wanted.status IS NULL OR pet.status = wanted.status) AND pet.id > wanted.after_id ORDER BY pet.id LIMIT wanted.page_size) AS page
+ORDER BY wanted.position, page.id`,
     };
   }
+  // Each call of the list function in a batch takes its own snapshots and bound, as a list alone does.
   const list = siblingName(table, '_list_after');
   return {
     listAll: `SELECT ${COLUMNS} FROM ${list}(NULL::text, $1::bigint, $2::integer) ORDER BY id`,
     listByStatus: `SELECT ${COLUMNS} FROM ${list}($1::text, $2::bigint, $3::integer) ORDER BY id`,
+    listBatch: `SELECT wanted.position, page.id, page.name, page.category_id, page.status FROM ${wanted}
+  CROSS JOIN LATERAL ${list}(wanted.status, wanted.after_id, wanted.page_size) AS page
+ORDER BY wanted.position, page.id`,
   };
 }
 

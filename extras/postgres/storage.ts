@@ -3,6 +3,7 @@ import { PetstoreError } from '../../lib/errors.js';
 import type { NewPet, Pet } from '../../lib/pet.js';
 import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../../lib/storage/storage.js';
 import { createBatches } from './batches.js';
+import type { Batches } from './batches.js';
 import { databaseFailure, PoolFailure, readinessFailure } from './failures.js';
 import type { DatabaseAction } from './failures.js';
 import { keyedPetFromRow, petFromRow } from './rows.js';
@@ -54,23 +55,26 @@ export interface PostgresStorageOptions {
   /** The pool's figures now, e.g. `pooledQuery(…).connections`; the storage then has `connections()`, which metrics read. */
   connections?: () => ConnectionPoolStats;
   /**
-   * How many create statements may run at once; default `DEFAULT_CREATE_LANES`. A create that finds
+   * How many create statements may run at once; default `DEFAULT_LANES`. A create that finds
    * them all running waits for one to end, and the creates that waited then go in one statement:
    * one commit, one flush of PostgreSQL's log and one round trip for them all.
    */
   createLanes?: number;
-  /** The most creates one statement carries; default `DEFAULT_BATCH_SIZE`; 1 sends every create alone. */
+  /** How many list statements may run at once; default `DEFAULT_LANES`. Lists that wait go together in one statement, as creates do. */
+  listLanes?: number;
+  /** The most creates, or lists, one statement carries; default `DEFAULT_BATCH_SIZE`; 1 sends every one alone. */
   batchSize?: number;
 }
 
 /**
- * How many create statements run at once by default: few enough that creates waiting behind them
- * gather into batches under load and that lists always find a connection in a pool of the CLI's
- * default size (10), enough that a lone create never waits for another.
+ * How many create statements, and how many list statements, run at once by default: few enough
+ * that those waiting behind them gather into batches under load and that reads by id always find a
+ * connection in a pool of the CLI's default size (10), enough that a lone create or list never
+ * waits for another.
  */
-export const DEFAULT_CREATE_LANES = 4;
+export const DEFAULT_LANES = 4;
 
-/** The most creates one statement carries by default: enough for a full pool's worth of clients, small enough that one statement's arrays stay a few kilobytes for names of usual length. */
+/** The most creates or lists one statement carries by default: enough for a full pool's worth of clients, small enough that one statement's arrays stay a few kilobytes for names of usual length. */
 export const DEFAULT_BATCH_SIZE = 64;
 
 /**
@@ -242,7 +246,8 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
   const statements = buildStatements(table, ordering);
   const { query, end, connections, deadline } = options;
   const lockTimeout = options.lockTimeout ?? DEFAULT_LOCK_TIMEOUT;
-  const createLanes = wholeOption('createLanes', options.createLanes ?? DEFAULT_CREATE_LANES);
+  const createLanes = wholeOption('createLanes', options.createLanes ?? DEFAULT_LANES);
+  const listLanes = wholeOption('listLanes', options.listLanes ?? DEFAULT_LANES);
   const batchSize = wholeOption('batchSize', options.batchSize ?? DEFAULT_BATCH_SIZE);
   let { preparedQuery } = options;
   const names = new Map<string, string>();
@@ -311,9 +316,9 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
     together: insertTogether,
     keyOf: ({ idempotency }) => idempotency?.key,
   });
-  /** Queues a create and makes its result of its row with `finish`, all within the deadline; the create's failure becomes what the storage throws for `action`. */
-  const store = <T>(action: DatabaseAction, create: Create, finish: (row: unknown) => T | Promise<T>): Promise<T> => {
-    const queued = creates.run(create);
+  /** Queues an operation in `batches` and makes its result with `finish`, all within the deadline; its failure becomes what the storage throws for `action`. */
+  const queue = <Item, Outcome, T>(batches: Batches<Item, Outcome>, action: DatabaseAction, item: Item, finish: (outcome: Outcome) => T | Promise<T>): Promise<T> => {
+    const queued = batches.run(item);
     return bounded(action, queued.result.then(finish, (error: unknown) => Promise.reject(databaseFailure(error, action))), queued.withdraw);
   };
   /** The pet a key holds already: its row committed before the create's insert ended (the index made it wait), and a new statement sees it. */
@@ -323,20 +328,29 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
     return { ...keyedPetFromRow(stored), isReplay: true };
   };
 
-  async function list(wanted: StorageListQuery): Promise<Pet[]> {
+  /** A list alone, in the statement of its kind. */
+  const listAlone = async (wanted: StorageListQuery): Promise<Pet[]> => {
     const rows =
       wanted.status === undefined
-        ? await run('list pets', statements.listAll, [wanted.after, wanted.limit])
-        : await run('list pets', statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
+        ? await send(statements.listAll, [wanted.after, wanted.limit])
+        : await send(statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
     return rows.map(petFromRow);
-  }
+  };
+  /** Lists together, in one statement: each list's page, a row the storage cannot read failing only its own list. */
+  const listTogether = async (wanted: readonly StorageListQuery[]): Promise<PromiseSettledResult<Pet[]>[]> => {
+    const rows = await send(statements.listBatch, [wanted.map(({ status }) => status ?? null), wanted.map(({ after }) => after), wanted.map(({ limit }) => limit)]);
+    const pages = wanted.map((): unknown[] => []);
+    for (const row of rows) pages[Number(columnOf(row, 'position')) - 1]?.push(row);
+    return Promise.allSettled(pages.map(async (page) => page.map(petFromRow)));
+  };
+  const lists = createBatches<StorageListQuery, Pet[]>({ lanes: listLanes, rows: batchSize, alone: listAlone, together: listTogether, keyOf: () => undefined });
 
   const storage: PetStorage = {
-    insert: (pet) => store('store the pet', { pet, idempotency: undefined }, petFromRow),
+    insert: (pet) => queue(creates, 'store the pet', { pet, idempotency: undefined }, petFromRow),
     insertOnce: (pet, idempotency) =>
-      store('store the pet with its idempotency key', { pet, idempotency }, (inserted) => (inserted === undefined ? replay(idempotency.key) : { ...keyedPetFromRow(inserted), isReplay: false })),
+      queue(creates, 'store the pet with its idempotency key', { pet, idempotency }, (inserted) => (inserted === undefined ? replay(idempotency.key) : { ...keyedPetFromRow(inserted), isReplay: false })),
     get: (id) => bounded('read the pet', run('read the pet', statements.get, [id]).then(([row]) => (row === undefined ? undefined : petFromRow(row)))),
-    list: (wanted) => bounded('list pets', list(wanted)),
+    list: (wanted) => queue(lists, 'list pets', wanted, (pets) => pets),
     // The probe reads no row but needs a connection and the table with its columns: cheap, and it also notices a dropped table.
     async checkReady(): Promise<void> {
       try {

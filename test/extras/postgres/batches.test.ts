@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Pet, PetStorage } from '../../../lib/index.js';
 import { createBatches } from '../../../extras/postgres/batches.js';
 import { createPostgresStorage } from '../../../extras/postgres/index.js';
+import { createOrderedPostgresStorage } from '../../../extras/postgres/storage.js';
 import type { PostgresQuery, PostgresStorageOptions } from '../../../extras/postgres/index.js';
 import { assertExactCursor, freshTable, makePool, startTestPgBouncer, startTestPostgres } from '../../support/postgres.js';
 import { rejection } from '../../support/assertions.js';
@@ -216,7 +217,7 @@ describe('createPostgresStorage() batching creates on PostgreSQL', { skip: postg
     const table = freshTable();
     const admin = makePool(url, 1);
     after(() => admin.end());
-    const plain = await open(table);
+    const plain = await open(table, { listLanes: 1 });
     // Rows named Gate <n> wait in their insert until the test lets advisory lock <n> go.
     await admin.query(`CREATE FUNCTION "${table}_gate"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -271,7 +272,8 @@ describe('createPostgresStorage() batching creates on PostgreSQL', { skip: postg
     await inFlight.promise;
     try {
       assert.deepEqual(await plain.get(late.id), late);
-      assert.deepEqual(await plain.list({ status: undefined, after: 0, limit: 10 }), [first], 'the list stops below the batch in flight, not at its highest id');
+      const pages = await Promise.all([0, 0, 0].map((after) => plain.list({ status: undefined, after, limit: 10 })));
+      assert.deepEqual(pages, [[first], [first], [first]], 'lists, alone and batched, stop below the batch in flight, not at its highest id');
     } finally {
       commit.resolve();
     }
@@ -280,7 +282,7 @@ describe('createPostgresStorage() batching creates on PostgreSQL', { skip: postg
     assert.deepEqual(await plain.list({ status: undefined, after: 0, limit: 10 }), [first, gated, late, tail]);
   });
 
-  test('PostgreSQL storages batching their creates keep the `after` cursor exact while several pools insert at once', async () => {
+  test('PostgreSQL storages batching their creates and lists keep the `after` cursor exact while several pools insert at once', async () => {
     const table = freshTable();
     const writers = await Promise.all(Array.from({ length: 3 }, () => open(table, { createLanes: 2 })));
     const admin = makePool(url, 1);
@@ -288,7 +290,41 @@ describe('createPostgresStorage() batching creates on PostgreSQL', { skip: postg
     // A random pause in each batch's transaction, after its ids are allocated and before it commits.
     await admin.query(`CREATE OR REPLACE FUNCTION "${table}_delay"() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN PERFORM pg_sleep(random() * 0.004); RETURN NULL; END'`);
     await admin.query(`CREATE TRIGGER delay AFTER INSERT ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION "${table}_delay"()`);
-    await assertExactCursor(writers, await open(table), 8, 12);
+    // The cursor's lists share one lane with other lists, so most of them go in batches.
+    const reader = await open(table, { listLanes: 1 });
+    let isChecking = true;
+    const noise = (async () => {
+      while (isChecking) await Promise.all((['available', undefined, 'sold'] as const).map((status) => reader.list({ status, after: 0, limit: 5 })));
+    })();
+    await assertExactCursor(writers, reader, 8, 12).finally(() => {
+      isChecking = false;
+    });
+    await noise;
+  });
+
+  test('a PostgreSQL storage answers lists that wait for a lane together, each list its own page, in either ordering', async () => {
+    const table = freshTable();
+    const alone = await open(table);
+    const statuses = ['available', 'pending', 'sold', undefined] as const;
+    for (let index = 0; index < 30; index++) {
+      const status = statuses[index % 4];
+      await alone.insert({ name: `pet ${index}`, categoryId: index, ...(status === undefined ? {} : { status }) });
+    }
+    const wanted = Array.from({ length: 24 }, (_, index) => ({ status: statuses[index % 4], after: index % 5 === 4 ? 1_000 : index, limit: 1 + (index % 7) }));
+    const expected = [];
+    for (const query of wanted) expected.push(await alone.list(query));
+    const pool = makePool(url, 4);
+    after(() => pool.end());
+    const batchedTexts: string[] = [];
+    const recording: PostgresQuery = (text, values) => {
+      if (text.includes('WITH ORDINALITY AS wanted')) batchedTexts.push(text);
+      return pool.query(text, values);
+    };
+    for (const ordering of ['claims', 'lock'] as const) {
+      const batching = await createOrderedPostgresStorage({ query: recording, table, listLanes: 1 }, ordering);
+      assert.deepEqual(await Promise.all(wanted.map((query) => batching.list(query))), expected, `${ordering}: each list got the page it would get alone`);
+    }
+    assert.equal(new Set(batchedTexts).size, 2, 'both orderings listed in batches');
   });
 });
 
