@@ -10,6 +10,8 @@ export type { PostgresQuery } from './storage.js';
 export type { NamedStatement, PostgresPreparedQuery } from './storage.js';
 /** The lock timeout of creates when none is given (ms). */
 export { DEFAULT_LOCK_TIMEOUT } from './storage.js';
+/** How many create statements, and list statements, run at once when not given, and the most operations one statement carries. */
+export { DEFAULT_BATCH_SIZE, DEFAULT_LANES } from './storage.js';
 /** A query function over a `pg` Pool that bounds every wait, with the pool's figures for metrics. */
 export { pooledQuery } from './pool.js';
 /** Options and result of pooledQuery, and the part of a pg Pool it uses. */

@@ -336,12 +336,31 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
         : await send(statements.listByStatus, [wanted.status, wanted.after, wanted.limit]);
     return rows.map(petFromRow);
   };
-  /** Lists together, in one statement: each list's page, a row the storage cannot read failing only its own list. */
+  /**
+   * Lists together, in one statement: each list's page, a row the storage cannot read failing only
+   * its own list. Lists that ask the same are asked once: every one of them was waiting while the
+   * statement ran, so one answer is right for each, and each gets its own copy of the page.
+   */
   const listTogether = async (wanted: readonly StorageListQuery[]): Promise<PromiseSettledResult<Pet[]>[]> => {
-    const rows = await send(statements.listBatch, [wanted.map(({ status }) => status ?? null), wanted.map(({ after }) => after), wanted.map(({ limit }) => limit)]);
-    const pages = wanted.map((): unknown[] => []);
+    const slots = new Map<string, number>();
+    const asked: StorageListQuery[] = [];
+    const slotOf = wanted.map((query) => {
+      const key = `${query.status ?? ''} ${query.after} ${query.limit}`;
+      let slot = slots.get(key);
+      if (slot === undefined) {
+        slot = asked.push(query) - 1;
+        slots.set(key, slot);
+      }
+      return slot;
+    });
+    const rows = await send(statements.listBatch, [asked.map(({ status }) => status ?? null), asked.map(({ after }) => after), asked.map(({ limit }) => limit)]);
+    const pages = asked.map((): unknown[] => []);
     for (const row of rows) pages[Number(columnOf(row, 'position')) - 1]?.push(row);
-    return Promise.allSettled(pages.map(async (page) => page.map(petFromRow)));
+    const answers = await Promise.allSettled(pages.map(async (page) => page.map(petFromRow)));
+    return slotOf.map((slot): PromiseSettledResult<Pet[]> => {
+      const answer = answers[slot] ?? { status: 'rejected', reason: new Error('defect: a list without its slot') };
+      return answer.status === 'fulfilled' ? { status: 'fulfilled', value: [...answer.value] } : answer;
+    });
   };
   const lists = createBatches<StorageListQuery, Pet[]>({ lanes: listLanes, rows: batchSize, alone: listAlone, together: listTogether, keyOf: () => undefined });
 
