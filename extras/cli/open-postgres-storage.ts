@@ -1,6 +1,6 @@
 import { PetstoreError } from '../../lib/index.js';
 import type { PetStorage } from '../../lib/index.js';
-import { createPostgresStorage, DEFAULT_LANES, DEFAULT_LOCK_TIMEOUT, pooledQuery } from '../postgres/index.js';
+import { createPostgresStorage, DEFAULT_LOCK_TIMEOUT, pooledQuery } from '../postgres/index.js';
 import type { PooledClient } from '../postgres/index.js';
 import { UsageError } from './command-line.js';
 
@@ -151,15 +151,6 @@ async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
 }
 
 /**
- * The lanes of creates, and those of lists, for a pool of `poolSize` connections: the storage's
- * default, or half the pool when that is fewer, so that creates and lists that wait gather into
- * batches in the storage instead of queueing one by one for a connection.
- */
-function lanesFor(poolSize: number): number {
-  return Math.max(1, Math.min(DEFAULT_LANES, Math.floor(poolSize / 2)));
-}
-
-/**
  * Opens the PostgreSQL storage over a `pg` Pool loaded on demand; closing the storage ends the pool.
  * Rejects (and ends the pool) when the database cannot be reached, so the server does not start.
  */
@@ -186,8 +177,6 @@ export async function openPostgresStorage(config: PostgresConfig): Promise<PetSt
       end: () => pool.end(),
       lockTimeout: bounds.lockTimeoutMs,
       deadline: bounds.requestDeadlineMs,
-      createLanes: lanesFor(bounds.poolSize),
-      listLanes: lanesFor(bounds.poolSize),
     });
   } catch (error) {
     await pool.end();

@@ -57,33 +57,6 @@ describe('openStorage() with a database URL', { skip: postgres.skip }, () => {
     assert.equal(driver.ended(), 1);
   });
 
-  test('openPostgresStorage() with a small pool batches the creates and lists that wait instead of queueing them for a connection', async () => {
-    let wanted = 0;
-    let mostWanted = 0;
-    class WatchedPool extends pg.Pool {
-      override async connect(): Promise<pg.PoolClient> {
-        wanted++;
-        mostWanted = Math.max(mostWanted, wanted);
-        const client = await super.connect();
-        const release = client.release.bind(client);
-        client.release = (error) => {
-          wanted--;
-          release(error);
-        };
-        return client;
-      }
-    }
-    const storage = await openPostgresStorage({ databaseUrl: `${url}?max=2`, log: ignore, loadDriver: async () => ({ Pool: WatchedPool }) });
-    try {
-      const created = await Promise.all(Array.from({ length: 12 }, (_, index) => storage.insert({ name: `pet ${index}`, categoryId: index })));
-      const pages = await Promise.all(created.map((pet) => storage.list({ status: undefined, after: pet.id - 1, limit: 1 })));
-      assert.deepEqual(pages, created.map((pet) => [pet]));
-      assert.ok(mostWanted <= 2, `one lane of creates and one of lists never ask for more than the pool's two connections, not ${mostWanted}`);
-    } finally {
-      await storage.close?.();
-    }
-  });
-
   test('openPostgresStorage() logs an idle connection killed by the database and carries on', async () => {
     const lines: string[] = [];
     const storage = await openPostgresStorage({ databaseUrl: url, log: (line) => lines.push(line) });
