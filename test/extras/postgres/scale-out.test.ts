@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Pet } from '../../../lib/index.js';
+import { PetstoreClient } from '../../../extras/client/index.js';
 import { spawnServer, runMain } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
-import { startTestPostgres } from '../../support/postgres.js';
+import { makePool, startTestPostgres } from '../../support/postgres.js';
 
 const API_KEY = 'scale-out-key-0123';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
@@ -94,6 +95,37 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
       const fetched = await fetch(`${server.url}/pets/${sample.id}`, { headers: AUTH });
       assert.equal(fetched.status, 200);
       assert.deepEqual(await fetched.json(), sample);
+    }
+  });
+
+  test('the typed client\'s keyed creates, many at once through 2 processes, go to PostgreSQL in batches and store each key once, the same key through the other process answering the same pet', async () => {
+    const [first, second] = servers;
+    assert.ok(first !== undefined && second !== undefined);
+    const [here, there] = [first, second].map((server) => new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY }));
+    assert.ok(here !== undefined && there !== undefined);
+    // 24 callers a process, more than its four create lanes, each create's key sent through both processes at once.
+    const keys = Array.from({ length: 48 }, (_, index) => `batched-key-${index}`);
+    const answers = await Promise.all(
+      keys.map(async (key, index) => {
+        const input = { name: `keyed ${index}`, categoryId: index, status: 'sold' as const };
+        return Promise.all([here.createPet(input, { idempotencyKey: key }), there.createPet(input, { idempotencyKey: key })]);
+      }),
+    );
+    answers.forEach(([fromHere, fromThere], index) => {
+      assert.deepEqual(fromHere, fromThere, `${keys[index] ?? ''}: both processes answered the one pet its key holds`);
+      assert.equal(fromHere?.name, `keyed ${index}`);
+    });
+    const keyedIds = answers.map(([pet]) => pet?.id ?? 0);
+    assert.equal(new Set(keyedIds).size, keys.length, 'one pet a key');
+    const listed = (await listAll(first)).filter((pet) => pet.name.startsWith('keyed '));
+    assert.deepEqual(sortedIds(listed), [...keyedIds].sort((left, right) => left - right), 'no second pet for any key');
+    const admin = makePool(url, 1);
+    try {
+      const { rows } = await admin.query("SELECT count(*)::int AS pets, count(DISTINCT xmin::text)::int AS transactions FROM pets WHERE name LIKE 'keyed %'");
+      const [counts] = rows;
+      assert.ok(counts !== undefined && counts.transactions < counts.pets, `the creates shared transactions: ${JSON.stringify(counts)}`);
+    } finally {
+      await admin.end();
     }
   });
 
