@@ -7,8 +7,9 @@
  *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>] [--against <git revision>]
  *
  * `--against <revision>` adds, in the same rounds, this build and the project as built at that
- * revision (bench/against.ts), both started as their `npm start` runs them, on a data file in each
- * durability: the table of this build against that one.
+ * revision (bench/against.ts), both started as their `npm start` runs them, in memory and on a data
+ * file in each durability: the table of this build against that one, and of each build's journal
+ * against its own memory cell of the round.
  *
  * Needs wrk (Debian: apt-get install wrk). Layout on a 2-core machine: each server is its own process
  * pinned to core 0, wrk is pinned to core 1 (one thread, one connection per client). Each cell gets
@@ -42,8 +43,8 @@ const API_KEY = 'bench-file-storage-key';
 const CONCURRENCIES = [1, 16, 64] as const;
 const STORAGES = ['memory', 'fsync', 'write'] as const;
 type StorageName = (typeof STORAGES)[number];
-/** The durabilities a build started as `npm start` runs it is measured in, with `--against`. */
-const DURABILITIES = ['fsync', 'write'] as const;
+/** How a build started as `npm start` runs it is measured, with `--against`: in memory (no data file), and on a data file in each durability. */
+const BUILT_STORAGES = STORAGES;
 /** A server built and started as its `npm start` runs it: this build, or the revision `--against` names. */
 interface BuiltServer {
   name: 'this' | 'against';
@@ -110,9 +111,10 @@ class BenchServer {
     return server;
   }
 
-  /** A build's server as its `npm start` runs it, with the data file and durability in the environment its command line reads. */
-  static async startBuilt(built: BuiltServer, durability: (typeof DURABILITIES)[number], dataFile: string): Promise<BenchServer> {
-    const env = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: API_KEY, PETSTORE_DATA: dataFile, PETSTORE_DURABILITY: durability };
+  /** A build's server as its `npm start` runs it: in memory, or with the data file and durability in the environment its command line reads. */
+  static async startBuilt(built: BuiltServer, storageName: StorageName, dataFile: string): Promise<BenchServer> {
+    const storage = storageName === 'memory' ? {} : { PETSTORE_DATA: dataFile, PETSTORE_DURABILITY: storageName };
+    const env = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: API_KEY, ...storage };
     const { start } = built;
     const { child, match } = await startProcess([...start.nodeArguments, start.script, ...start.args], { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: built.root, timeoutMs: 60_000 });
     const server = new BenchServer(child, false);
@@ -170,12 +172,12 @@ interface Cell {
 }
 
 /** The server of one cell: a storage of this build's in its own process, or a build started as `npm start` runs it on a data file in one durability. */
-type CellServer = { storageName: StorageName } | { built: BuiltServer; durability: (typeof DURABILITIES)[number] };
+type CellServer = { storageName: StorageName; built?: BuiltServer };
 
 async function measure(cellServer: CellServer, concurrency: number, seconds: number, directory: string, script: string, cellIndex: number): Promise<Cell> {
   const dataFile = join(directory, `cell-${cellIndex}.journal`);
-  const server = 'built' in cellServer ? await BenchServer.startBuilt(cellServer.built, cellServer.durability, dataFile) : await BenchServer.start(cellServer.storageName, dataFile);
-  const storageName = 'built' in cellServer ? cellServer.durability : cellServer.storageName;
+  const { built, storageName } = cellServer;
+  const server = built === undefined ? await BenchServer.start(storageName, dataFile) : await BenchServer.startBuilt(built, storageName, dataFile);
   try {
     await load(server.url, concurrency, WARMUP_SECONDS, script);
     const before = await server.stats();
@@ -289,7 +291,7 @@ async function main(): Promise<void> {
       let cellIndex = 0;
       const servers: [string, CellServer][] = [
         ...STORAGES.map((storageName): [string, CellServer] => [storageName, { storageName }]),
-        ...builds.flatMap((built) => DURABILITIES.map((durability): [string, CellServer] => [`${built.name}-${durability}`, { built, durability }])),
+        ...builds.flatMap((built) => BUILT_STORAGES.map((storageName): [string, CellServer] => [`${built.name}-${storageName}`, { built, storageName }])),
       ];
       for (let round = 1; round <= rounds; round++) {
         bare.push(await bareSyncLoop(directory, seconds));
@@ -304,7 +306,7 @@ async function main(): Promise<void> {
         }
       }
       out.push(...httpTable(cells, bare, rounds, seconds));
-      if (builds.length > 0) out.push(...againstTable(cells, rounds, values.against ?? ''));
+      if (builds.length > 0) out.push(...againstTable(cells, bare, rounds, values.against ?? ''));
     };
     if (isHttpPart && values.against === undefined) await measureAll([]);
     if (isHttpPart && values.against !== undefined) {
@@ -321,25 +323,37 @@ async function main(): Promise<void> {
   }
 }
 
-/** This build against the revision, both as `npm start` runs them, per concurrency and durability: medians, and the median of per-round ratios. */
-function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, rounds: number, revision: string): string[] {
+/** Per-round ratios of `cells` to `bases` (round by round), as their median. */
+function medianRatio(cells: readonly Cell[], bases: readonly number[]): number {
+  return median(cells.map((cell, round) => cell.requestsPerSecond / (bases[round] ?? Number.NaN)));
+}
+
+/**
+ * This build against the revision, both as `npm start` runs them, per concurrency and storage:
+ * medians, the median of per-round ratios, and each build's journal against its own memory cell
+ * of the same round (the figures issue 31 sets its goals in, for servers run as users run them).
+ */
+function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, revision: string): string[] {
   const out = [
-    `This build against ${revision}, both started as their \`npm start\` runs them (\`PETSTORE_DATA\`, \`PETSTORE_DURABILITY\`), in the same rounds: creates per second, medians of ${rounds} rounds; the ratio is the median of per-round ratios.`,
+    `This build against ${revision}, both started as their \`npm start\` runs them (in memory; on a data file with \`PETSTORE_DATA\` and \`PETSTORE_DURABILITY\`), in the same rounds: creates per second, medians of ${rounds} rounds; each ratio is the median of per-round ratios, and "/ memory" pairs a build's journal with the same build's memory cell of its round.`,
     '',
-    '| concurrency | durability | this build | (range) | against | (range) | this / against | errors |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|',
+    '| concurrency | storage | this build | (range) | against | (range) | this / against | this / memory | against / memory | errors |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
+  const rates = (of: readonly Cell[]): number[] => of.map((cell) => cell.requestsPerSecond);
+  const range = (of: readonly Cell[]): string => `${format(Math.min(...rates(of)))}–${format(Math.max(...rates(of)))}`;
   for (const concurrency of CONCURRENCIES) {
-    for (const durability of DURABILITIES) {
-      const mine = cells.get(`this-${durability} ${concurrency}`) ?? [];
-      const theirs = cells.get(`against-${durability} ${concurrency}`) ?? [];
-      const rates = (of: readonly Cell[]): number[] => of.map((cell) => cell.requestsPerSecond);
-      const range = (of: readonly Cell[]): string => `${format(Math.min(...rates(of)))}–${format(Math.max(...rates(of)))}`;
-      const ratio = median(mine.map((cell, round) => cell.requestsPerSecond / (theirs[round]?.requestsPerSecond ?? Number.NaN)));
+    for (const storageName of BUILT_STORAGES) {
+      const of = (build: BuiltServer['name'], name: StorageName = storageName): readonly Cell[] => cells.get(`${build}-${name} ${concurrency}`) ?? [];
+      const [mine, theirs] = [of('this'), of('against')];
+      const versusMemory = (build: BuiltServer['name']): string => storageName === 'memory' ? '' : medianRatio(of(build), rates(of(build, 'memory'))).toFixed(2);
       const errors = [...mine, ...theirs].reduce((sum, cell) => sum + cell.errors, 0);
-      out.push(`| ${concurrency} | \`${durability}\` | ${format(median(rates(mine)))} | ${range(mine)} | ${format(median(rates(theirs)))} | ${range(theirs)} | ${ratio.toFixed(2)}× | ${errors} |`);
+      out.push(`| ${concurrency} | ${storageName === 'memory' ? 'memory' : `\`${storageName}\``} | ${format(median(rates(mine)))} | ${range(mine)} | ${format(median(rates(theirs)))} | ${range(theirs)} | ${medianRatio(mine, rates(theirs)).toFixed(2)}× | ${versusMemory('this')} | ${versusMemory('against')} | ${errors} |`);
     }
   }
+  out.push('');
+  const fsyncOne = (build: BuiltServer['name']): string => medianRatio(cells.get(`${build}-fsync 1`) ?? [], bare).toFixed(2);
+  out.push(`One client in \`fsync\` mode against the bare \`write\` + \`fdatasync\` loop of its round (per round): this build ${fsyncOne('this')}, against ${fsyncOne('against')}.`);
   out.push('');
   return out;
 }
@@ -356,7 +370,7 @@ function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly n
     const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
     const write = median(of('write').map((cell) => cell.requestsPerSecond));
     // Ratios pair each cell with the memory cell of its own round, measured seconds apart.
-    const ratio = (name: StorageName): number => median(of(name).map((cell, round) => cell.requestsPerSecond / (of('memory')[round]?.requestsPerSecond ?? Number.NaN)));
+    const ratio = (name: StorageName): number => medianRatio(of(name), of('memory').map((cell) => cell.requestsPerSecond));
     const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
     const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
     const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
@@ -364,7 +378,7 @@ function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly n
   }
   out.push('');
   const fsyncOne = cells.get('fsync 1') ?? [];
-  const bareRatio = median(fsyncOne.map((cell, round) => cell.requestsPerSecond / (bare[round] ?? Number.NaN)));
+  const bareRatio = medianRatio(fsyncOne, bare);
   out.push(`The disk's own limit for one client, a bare loop of one record's \`write\` + \`fdatasync\` in the same directory for ${seconds} s in each round: median ${format(median(bare))}/s; one client in \`fsync\` mode against it (per round): ${bareRatio.toFixed(2)}.`);
   out.push('');
   return out;
