@@ -4,12 +4,14 @@ import pg from 'pg';
 import { PetstoreClient } from '../../extras/client/index.js';
 import { openPostgresStorage } from '../../extras/cli/open-postgres-storage.js';
 import { createPostgresStorage, pooledQuery } from '../../extras/postgres/index.js';
-import type { NewPet, Pet, PetStorage } from '../../lib/index.js';
+import type { Pet, PetStorage } from '../../lib/index.js';
 import { runStorageContract } from '../../server/testing/index.js';
 import { startCuttingProxy } from '../robustness/cutting-proxy.js';
 import type { CuttingProxy } from '../robustness/cutting-proxy.js';
 import { jsonLines, spawnServer } from '../support/process.js';
 import type { ServerProcess } from '../support/process.js';
+import { acknowledgedAtLeast, assertExactlyOnce, createPetsInLanes } from '../support/lanes-of-creates.js';
+import type { LanesOfCreates } from '../support/lanes-of-creates.js';
 import { freshTable, iniSection, postgresDocBlocks, startTestPgBouncer, startTestPostgres } from '../support/postgres.js';
 
 const API_KEY = 'pgbouncer-fleet-key';
@@ -46,30 +48,9 @@ async function startServer(url: string, env: Record<string, string> = {}): Promi
   return server;
 }
 
-/** One create a caller meant: what it sent, and what createPet gave it or threw. */
-interface Intended {
-  input: NewPet;
-  pet?: Pet;
-  failure?: unknown;
-}
-
-/** LANES callers, caller `lane` on `clients[lane % clients.length]`, each creating its own pets one after the other. */
-function createPets(clients: readonly PetstoreClient[]): { intended: Intended[]; acknowledged: () => number; done: Promise<void> } {
-  const intended: Intended[] = [];
-  const lanes = Array.from({ length: LANES }, async (_, lane) => {
-    const client = clients[lane % clients.length];
-    assert.ok(client !== undefined);
-    for (let index = 0; index < CREATES_PER_LANE; index++) {
-      const outcome: Intended = { input: { name: `pgbouncer lane ${lane} pet ${index}`, categoryId: lane } };
-      intended.push(outcome);
-      try {
-        outcome.pet = await client.createPet(outcome.input);
-      } catch (failure) {
-        outcome.failure = failure;
-      }
-    }
-  });
-  return { intended, acknowledged: () => intended.filter((outcome) => outcome.pet !== undefined).length, done: Promise.all(lanes).then(() => undefined) };
+/** LANES callers over `clients`, each creating CREATES_PER_LANE pets. */
+function createPets(clients: readonly PetstoreClient[]): LanesOfCreates {
+  return createPetsInLanes(clients, { lanes: LANES, createsPerLane: CREATES_PER_LANE, input: (lane, index) => ({ name: `pgbouncer lane ${lane} pet ${index}`, categoryId: lane }) });
 }
 
 async function listEveryPet(server: ServerProcess): Promise<Pet[]> {
@@ -171,17 +152,12 @@ describe('two server processes through PgBouncer in transaction mode', { skip },
       clients.push(new PetstoreClient({ baseUrl: `${proxy.origin}/v1`, apiKey: API_KEY }));
     }
     const creates = createPets(clients);
-    for (let round = 0; creates.acknowledged() < 12 && round < 6_000; round++) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.ok(creates.acknowledged() >= 12, 'creates went through before the restart');
+    // Creates went through before the restart.
+    await acknowledgedAtLeast(creates, 12);
     await cluster.restart();
     await creates.done;
-    const failures = creates.intended.flatMap((outcome) => (outcome.failure === undefined ? [] : [`${outcome.input.name}: ${String(outcome.failure)}`]));
-    assert.deepEqual(failures, [], 'no call failed');
     const listed = (await listEveryPet(first)).filter((pet) => pet.name.startsWith('pgbouncer lane '));
-    const byName = new Map<string, Pet[]>();
-    for (const pet of listed) byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
-    for (const outcome of creates.intended) assert.deepEqual(byName.get(outcome.input.name), [outcome.pet], `${outcome.input.name} exists once, as its caller was told`);
-    assert.equal(listed.length, creates.intended.length, 'no pet nobody meant');
+    assertExactlyOnce(creates, listed);
     assert.deepEqual((await listEveryPet(second)).filter((pet) => pet.name.startsWith('pgbouncer lane ')), listed, 'both servers see the same pets');
     assert.ok(proxies.every((proxy) => proxy.cuts() > 0), 'every proxy cut answers');
     const events = [first, second].flatMap((server) => jsonLines(server.stderr()));

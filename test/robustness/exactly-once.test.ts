@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PetstoreClient } from '../../extras/client/index.js';
-import type { NewPet, Pet } from '../../lib/index.js';
+import type { Pet } from '../../lib/index.js';
+import { acknowledgedAtLeast, assertExactlyOnce, createPetsInLanes } from '../support/lanes-of-creates.js';
+import type { LanesOfCreates } from '../support/lanes-of-creates.js';
 import { startTestPostgres } from '../support/postgres.js';
 import { jsonLines, spawnServer } from '../support/process.js';
 import type { ServerProcess } from '../support/process.js';
@@ -20,45 +22,9 @@ const CUT_SHARE = 0.25;
 const LANES = 6;
 const CREATES_PER_LANE = 15;
 
-/** One create a caller meant: what it sent, and what createPet gave it or threw. */
-interface Intended {
-  input: NewPet;
-  pet?: Pet;
-  failure?: unknown;
-}
-
-/** Creates tracked while they run: the outcomes so far. */
-interface Creates {
-  intended: Intended[];
-  acknowledged: () => number;
-  done: Promise<void>;
-}
-
-/**
- * LANES callers, caller `lane` on `clients[lane % clients.length]`, each creating CREATES_PER_LANE
- * pets with names nobody else uses, through PetstoreClient with its default options.
- */
-function createPets(clients: readonly PetstoreClient[], label: string): Creates {
-  const intended: Intended[] = [];
-  const lanes = Array.from({ length: LANES }, async (_, lane) => {
-    const client = clients[lane % clients.length] as PetstoreClient;
-    for (let index = 0; index < CREATES_PER_LANE; index++) {
-      const outcome: Intended = { input: { name: `${label} lane ${lane} pet ${index}`, categoryId: lane, status: 'available' } };
-      intended.push(outcome);
-      try {
-        outcome.pet = await client.createPet(outcome.input);
-      } catch (failure) {
-        outcome.failure = failure;
-      }
-    }
-  });
-  return { intended, acknowledged: () => intended.filter((outcome) => outcome.pet !== undefined).length, done: Promise.all(lanes).then(() => undefined) };
-}
-
-/** Resolves once `count()` reaches `least`; bounded, in case the creates stall. */
-async function reached(count: () => number, least: number): Promise<void> {
-  for (let round = 0; count() < least && round < 6_000; round++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(count() >= least, `${count()} of ${least} creates acknowledged`);
+/** LANES callers over `clients`, each creating CREATES_PER_LANE pets named after `label`. */
+function createPets(clients: readonly PetstoreClient[], label: string): LanesOfCreates {
+  return createPetsInLanes(clients, { lanes: LANES, createsPerLane: CREATES_PER_LANE, input: (lane, index) => ({ name: `${label} lane ${lane} pet ${index}`, categoryId: lane, status: 'available' }) });
 }
 
 /** Every pet the server holds, read straight from it (no proxy). */
@@ -66,20 +32,6 @@ async function listEveryPet(server: ServerProcess): Promise<Pet[]> {
   const pets: Pet[] = [];
   for await (const pet of new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY }).pets()) pets.push(pet);
   return pets;
-}
-
-/** Each intended pet exists exactly once, with the id its caller was given; no call failed; nothing else was stored. */
-function assertExactlyOnce(creates: Creates, listed: readonly Pet[]): void {
-  const failures = creates.intended.flatMap((outcome) => (outcome.failure === undefined ? [] : [`${outcome.input.name}: ${String(outcome.failure)}`]));
-  assert.deepEqual(failures, [], 'no call failed');
-  const byName = new Map<string, Pet[]>();
-  for (const pet of listed) byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
-  const duplicated = [...byName.values()].filter((pets) => pets.length > 1).map((pets) => `${pets[0]?.name} ×${pets.length}`);
-  assert.deepEqual(duplicated, [], 'no pet stored twice');
-  for (const outcome of creates.intended) {
-    assert.deepEqual(byName.get(outcome.input.name), [outcome.pet], `${outcome.input.name} exists once, as its caller was told`);
-  }
-  assert.equal(listed.length, creates.intended.length, 'no pet nobody meant');
 }
 
 // Every await before the first describe: the file's after hooks then run once all its tests are done.
@@ -127,7 +79,7 @@ describe('exactly-once creates under faults, on the journal', () => {
       const proxy = await startProxy(server, 20);
       const creates = createPets([clientThrough(proxy)], 'journal');
       for (const least of [30, 60]) {
-        await reached(creates.acknowledged, least);
+        await acknowledgedAtLeast(creates, least);
         server.child.kill('SIGKILL');
         assert.equal(await server.exited, 'SIGKILL');
         // The same port, so the proxy reaches the new process as it did the old one.
@@ -151,7 +103,7 @@ describe('exactly-once creates under faults, on PostgreSQL', { skip: postgres.sk
     const firstProxy = await startProxy(first, 21);
     const secondProxy = await startProxy(second, 22);
     const creates = createPets([clientThrough(firstProxy), clientThrough(secondProxy)], 'postgres');
-    await reached(creates.acknowledged, 20);
+    await acknowledgedAtLeast(creates, 20);
     await cluster.restart();
     await creates.done;
     const listed = await listEveryPet(first);
