@@ -5,9 +5,10 @@ import Koa from 'koa';
 import { createApp, petstoreMiddleware } from '../../examples/hosts/koa.js';
 import { createPetstore } from '../../lib/index.js';
 import { createHandler } from '../../server/node/index.js';
+import { closingAfter } from '../support/closing.js';
 import { AUTH, call, JSON_POST } from '../support/http.js';
 import { API_KEYS, assertHostParserError, assertSameAsBare, listen, PARSED_CASES, REFUSED_CASES } from './host-checks.js';
-import type { CreateCase, RunningHost } from './host-checks.js';
+import type { CreateCase } from './host-checks.js';
 
 const REX = '{"name":"Rex","categoryId":1}';
 
@@ -15,15 +16,6 @@ const REX = '{"name":"Rex","categoryId":1}';
 const isProtoCase = (create: CreateCase): boolean => create.name === 'a __proto__ field';
 const KOA_PARSED = PARSED_CASES.filter((create) => !isProtoCase(create));
 const KOA_REFUSED = [...PARSED_CASES.filter(isProtoCase), ...REFUSED_CASES.slice(0, 2)];
-
-async function withHost(host: Promise<RunningHost>, check: (host: RunningHost) => Promise<void>): Promise<void> {
-  const running = await host;
-  try {
-    await check(running);
-  } finally {
-    await running.close();
-  }
-}
 
 /** A Koa app with @koa/bodyparser before the handler, whose errors are kept in `logged`. */
 function appBehindParser(options: { patchNode: boolean }, logged: unknown[]): Koa {
@@ -37,7 +29,7 @@ function appBehindParser(options: { patchNode: boolean }, logged: unknown[]): Ko
 // A guard, not a measure: a handler waiting on a body its host already read would otherwise hang the run.
 describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
   test('Koa 3 with the handler before @koa/bodyparser answers every create, a list and a 401 as the bare handler does, and hands other paths on', async () => {
-    await withHost(listen(createApp(API_KEYS).callback()), async (host) => {
+    await closingAfter(listen(createApp(API_KEYS).callback()), async (host) => {
       await assertSameAsBare(host, [...PARSED_CASES, ...REFUSED_CASES]);
       const order = await call(host, 'POST', '/orders', { headers: { 'content-type': 'application/json' }, body: '{"item":1}' });
       assert.deepEqual([order.status, order.json], [201, { item: 1 }]);
@@ -47,12 +39,12 @@ describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
 
   test('Koa 3 behind bodyParser({ patchNode: true }) answers every create it parses, a list and a 401 as the bare handler does, at once', async () => {
     const logged: unknown[] = [];
-    await withHost(listen(appBehindParser({ patchNode: true }, logged).callback()), (host) => assertSameAsBare(host, KOA_PARSED));
+    await closingAfter(listen(appBehindParser({ patchNode: true }, logged).callback()), (host) => assertSameAsBare(host, KOA_PARSED));
     assert.deepEqual(logged, []);
   });
 
   test('Koa 3 behind bodyParser({ patchNode: true }) leaves JSON it cannot parse, and a `__proto__` field, to @koa/bodyparser, which answers its own 400 before the handler runs', async () => {
-    await withHost(listen(appBehindParser({ patchNode: true }, []).callback()), async (host) => {
+    await closingAfter(listen(appBehindParser({ patchNode: true }, []).callback()), async (host) => {
       for (const refused of KOA_REFUSED) {
         const reply = await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: refused.body });
         assert.deepEqual([reply.status, reply.headers['content-type']], [400, 'text/plain; charset=utf-8'], refused.name);
@@ -62,7 +54,7 @@ describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
 
   test('Koa 3 behind bodyParser() without patchNode answers a create at once with a 500 that names the cause and the fix, and logs it', async () => {
     const logged: unknown[] = [];
-    await withHost(listen(appBehindParser({ patchNode: false }, logged).callback()), async (host) => {
+    await closingAfter(listen(appBehindParser({ patchNode: false }, logged).callback()), async (host) => {
       assertHostParserError(await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: REX }), /nothing in `request.body`.*`bodyParser\(\{ patchNode: true \}\)`/);
       assert.equal((await call(host, 'GET', '/v1/pets', { headers: AUTH })).text, '[]');
     });
@@ -81,7 +73,7 @@ describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
       });
       if (isElsewhere) await next();
     });
-    await withHost(listen(app.callback()), async (host) => {
+    await closingAfter(listen(app.callback()), async (host) => {
       const created = await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: REX });
       assert.deepEqual([created.status, created.text], [404, 'Not Found']);
       assert.deepEqual([(await call(host, 'GET', '/v1/pets', { headers: AUTH })).status], [404]);

@@ -13,6 +13,20 @@ import { journalPath } from '../extras/file-storage/fixtures.js';
 
 const EMOJI_NAME = '🐶'.repeat(256);
 
+/** A memory storage whose inserts finish a turn of the event loop later, so that creates overlap. */
+function slowMemoryStorage(): PetStorage {
+  const memory = createMemoryStorage();
+  return {
+    insert: async (pet: NewPet): Promise<Pet> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return memory.insert(pet);
+    },
+    get: (id) => memory.get(id),
+    list: (query) => memory.list(query),
+    usage: () => memory.usage?.() ?? { pets: 0, bytes: 0 },
+  };
+}
+
 describe('petHeapBytes()', () => {
   test('petHeapBytes() counts Latin-1 names one byte a character, others two per UTF-16 unit, and a categoryId beyond 32 bits', () => {
     const table: readonly [NewPet, number][] = [
@@ -66,16 +80,7 @@ describe('createPetstore() with a capacity', () => {
   });
 
   test('createPet() counts creates under way, so concurrent creates cannot pass the capacity', async () => {
-    const memory = createMemoryStorage();
-    const slow: PetStorage = {
-      insert: async (pet: NewPet): Promise<Pet> => {
-        await new Promise((resolve) => setImmediate(resolve));
-        return memory.insert(pet);
-      },
-      get: (id) => memory.get(id),
-      list: (query) => memory.list(query),
-      usage: () => memory.usage?.() ?? { pets: 0, bytes: 0 },
-    };
+    const slow = slowMemoryStorage();
     const store = createPetstore({ storage: slow, capacity: { maxPets: 3 } });
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => store.createPet({ name: `Pet ${index}`, categoryId: 1 })));
     assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 3);
@@ -190,19 +195,10 @@ describe('two stores over one storage', () => {
   });
 
   test('createPetstore() counts the creates under way of every store over one storage, so two stores cannot pass a capacity together', async () => {
-    const memory = createMemoryStorage();
-    const slow: PetStorage = {
-      insert: async (pet: NewPet): Promise<Pet> => {
-        await new Promise((resolve) => setImmediate(resolve));
-        return memory.insert(pet);
-      },
-      get: (id) => memory.get(id),
-      list: (query) => memory.list(query),
-      usage: () => memory.usage?.() ?? { pets: 0, bytes: 0 },
-    };
+    const slow = slowMemoryStorage();
     const stores = [createPetstore({ storage: slow, capacity: { maxPets: 3 } }), createPetstore({ storage: slow, capacity: { maxPets: 3 } })];
     const outcomes = await Promise.allSettled(stores.flatMap((store) => Array.from({ length: 5 }, (_, index) => store.createPet({ name: `Pet ${index}`, categoryId: 1 }))));
     assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 3);
-    assert.equal(memory.usage?.().pets, 3);
+    assert.equal(slow.usage?.().pets, 3);
   });
 });

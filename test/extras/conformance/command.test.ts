@@ -7,7 +7,7 @@ import { runConformanceCommand } from '../../../extras/conformance/index.js';
 import type { CommandIo, ConformanceFetch } from '../../../extras/conformance/index.js';
 import { MUTANTS } from './support/mutants.js';
 import { KIT_KEY, ROOT, startFetchTarget, startNodeAdapter } from './support/targets.js';
-import type { Target } from './support/targets.js';
+import { closingAfter } from '../../support/closing.js';
 
 const run = promisify(execFile);
 
@@ -30,15 +30,6 @@ async function command(argv: readonly string[], io: Partial<CommandIo> = {}): Pr
     ...io,
   });
   return { code, stdout, stderr, files };
-}
-
-async function withTarget<T>(start: Promise<Target>, use: (target: Target) => Promise<T>): Promise<T> {
-  const target = await start;
-  try {
-    return await use(target);
-  } finally {
-    await target.close();
-  }
 }
 
 /** A fetch that must not be called. */
@@ -66,7 +57,7 @@ describe('runConformanceCommand()', () => {
   });
 
   test('runConformanceCommand() prints one line per check and the summary alone on the last line, and exits 0 when all pass', async () => {
-    const { code, stdout, stderr } = await withTarget(startNodeAdapter(), (target) => command([target.baseUrl, '--key', target.apiKey, '--run-id', 'cli']));
+    const { code, stdout, stderr } = await closingAfter(startNodeAdapter(), (target) => command([target.baseUrl, '--key', target.apiKey, '--run-id', 'cli']));
     assert.equal(code, 0, stdout + stderr);
     const lines = stdout.trimEnd().split('\n');
     assert.match(lines[0] ?? '', /^Petstore conformance, level spec, of http:\/\/127\.0\.0\.1:\d+\/v1; the pets this run creates are named conformance-cli-\.\.\.$/);
@@ -78,7 +69,7 @@ describe('runConformanceCommand()', () => {
   test('runConformanceCommand() exits 1 when a check fails, with --json results and a JUnit report', async () => {
     const mutant = MUTANTS.find((candidate) => candidate.name === 'missing-pet-as-200');
     assert.ok(mutant !== undefined);
-    const { code, stdout, files } = await withTarget(startFetchTarget((handler) => mutant.wrap(handler, KIT_KEY)), (target) => command([
+    const { code, stdout, files } = await closingAfter(startFetchTarget((handler) => mutant.wrap(handler, KIT_KEY)), (target) => command([
       target.baseUrl, '--key', target.apiKey, '--only', 'get,auth/missing-key/getPet', '--skip', 'get/created-pet', '--json', '--junit-report', 'report.xml', '--timeout', '2000',
     ]));
     assert.equal(code, 1);
@@ -128,7 +119,7 @@ describe('runConformanceCommand()', () => {
   });
 
   test('runConformanceCommand() exits 2 with one line and no header when the key is refused or the base URL lacks /v1', async () => {
-    await withTarget(startNodeAdapter(), async (target) => {
+    await closingAfter(startNodeAdapter(), async (target) => {
       const origin = new URL(target.baseUrl).origin;
       const cases: [string[], RegExp][] = [
         [[target.baseUrl, '--key', 'not-the-key'], /^petstore-reference conformance: the key was refused: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 401 unauthorized; give a key the server accepts\n$/],
@@ -144,7 +135,7 @@ describe('runConformanceCommand()', () => {
   });
 
   test('runConformanceCommand() exits 2 when the JUnit report cannot be written', async () => {
-    const { code, stderr } = await withTarget(startNodeAdapter(), (target) => command([target.baseUrl, '--key', target.apiKey, '--only', 'auth/missing-key/listPets', '--junit-report', '/no/such/dir/r.xml'], {
+    const { code, stderr } = await closingAfter(startNodeAdapter(), (target) => command([target.baseUrl, '--key', target.apiKey, '--only', 'auth/missing-key/listPets', '--junit-report', '/no/such/dir/r.xml'], {
       writeFile: () => Promise.reject(new Error('ENOENT: no such file or directory')),
     }));
     assert.equal(code, 2);
@@ -152,7 +143,7 @@ describe('runConformanceCommand()', () => {
   });
 
   test('extras/cli/main.ts conformance hands the rest of its arguments to the kit and exits with its status', async () => {
-    await withTarget(startNodeAdapter(), async (target) => {
+    await closingAfter(startNodeAdapter(), async (target) => {
       const main = join(ROOT, 'extras', 'cli', 'main.ts');
       const { NODE_V8_COVERAGE: coverage = '' } = process.env;
       const options = { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', NODE_V8_COVERAGE: coverage } };
@@ -167,7 +158,7 @@ describe('runConformanceCommand()', () => {
   });
 
   test('runConformanceCommand() takes the key from PETSTORE_CONFORMANCE_KEY or --key-file as well as --key, a flag before the variable, and never quotes it', async () => {
-    await withTarget(startNodeAdapter(), async (target) => {
+    await closingAfter(startNodeAdapter(), async (target) => {
       const files: Record<string, string> = { keys: `# the key of the test server\n\n  ${target.apiKey}  # rotated 2026-11\nsecond-key-not-used\n`, wrong: 'not-the-key-0123456789\n' };
       const readFile = async (path: string): Promise<string> => {
         const text = files[path];

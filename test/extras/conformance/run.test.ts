@@ -7,22 +7,13 @@ import { createPetstore } from '../../../lib/index.js';
 import type { CheckResult, ConformanceFetch, Level } from '../../../extras/conformance/index.js';
 import type { Pet, Petstore } from '../../../lib/index.js';
 import { KIT_KEY, startFetchTarget, startNodeAdapter, storeWithPets } from './support/targets.js';
-import type { Target } from './support/targets.js';
 import { MAX_REQUESTS } from '../../../extras/conformance/exchange.js';
+import { closingAfter } from '../../support/closing.js';
 
 const LEVEL_NAMES: readonly Level[] = ['spec', 'reference'];
 
 function notPassed(results: readonly CheckResult[]): string[] {
   return results.filter((result) => result.outcome !== 'pass').map((result) => `${result.id}: ${result.detail}`);
-}
-
-async function withTarget<T>(start: Promise<Target>, use: (target: Target) => Promise<T>): Promise<T> {
-  const target = await start;
-  try {
-    return await use(target);
-  } finally {
-    await target.close();
-  }
 }
 
 /** Every pet of a store, following the cursor. */
@@ -56,13 +47,13 @@ async function startSilentServer(): Promise<{ baseUrl: string; requests: () => n
 describe('runConformance() against this project\'s server', () => {
   for (const level of LEVEL_NAMES) {
     test(`runConformance() passes every ${level}-level check through the node:http adapter (startServer on port 0)`, async () => {
-      const results = await withTarget(startNodeAdapter(), (target) => runConformance({ ...target, level }));
+      const results = await closingAfter(startNodeAdapter(), (target) => runConformance({ ...target, level }));
       assert.deepEqual(notPassed(results), []);
       assert.ok(results.length >= (level === 'spec' ? 20 : 45), String(results.length));
     });
 
     test(`runConformance() passes every ${level}-level check through the fetch adapter (createFetchHandler)`, async () => {
-      const results = await withTarget(startFetchTarget(), (target) => runConformance({ ...target, level }));
+      const results = await closingAfter(startFetchTarget(), (target) => runConformance({ ...target, level }));
       assert.deepEqual(notPassed(results), []);
     });
   }
@@ -74,7 +65,7 @@ describe('runConformance() against this project\'s server', () => {
       requests++;
       return fetch(url, { method: init.method, headers: init.headers, redirect: init.redirect, signal: init.signal as AbortSignal, ...(init.body === undefined ? {} : { body: init.body }) });
     };
-    const results = await withTarget(startNodeAdapter(store), (target) => runConformance({ ...target, level: 'reference', runId: 'live-store', fetch: countingFetch }));
+    const results = await closingAfter(startNodeAdapter(store), (target) => runConformance({ ...target, level: 'reference', runId: 'live-store', fetch: countingFetch }));
     assert.deepEqual(notPassed(results), []);
     const created = (await allPets(store)).slice(250);
     assert.ok(created.length > 0);
@@ -83,7 +74,7 @@ describe('runConformance() against this project\'s server', () => {
   });
 
   test('runConformance() never shows the key: failures print it as <key>', async () => {
-    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+    const results = await closingAfter(startFetchTarget((handler) => async (request) => {
       const response = await handler(request);
       return response.status === 201 ? new Response(response.body, { status: 200, headers: response.headers }) : response;
     }), (target) => runConformance({ ...target }));
@@ -94,7 +85,7 @@ describe('runConformance() against this project\'s server', () => {
   });
 
   test('runConformance() does not follow a Link to another origin with the key', async () => {
-    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+    const results = await closingAfter(startFetchTarget((handler) => async (request) => {
       const response = await handler(request);
       const headers = new Headers(response.headers);
       if (headers.has('link') && new URL(request.url).pathname === '/v1/pets') headers.set('link', (headers.get('link') ?? '').replace('</v1', '<http://127.0.0.2:1/v1'));
@@ -204,7 +195,7 @@ describe('runConformance() before the checks: the base URL and the key', () => {
   test('runConformance() rejects with RefusedKeyError in one line, sending one request and running no check, when the key is refused', async () => {
     const { fetch: counted, requests } = countingFetch();
     const seen: CheckResult[] = [];
-    await withTarget(startFetchTarget(), async (target) => {
+    await closingAfter(startFetchTarget(), async (target) => {
       await assert.rejects(runConformance({ baseUrl: target.baseUrl, apiKey: 'not-the-key', fetch: counted, onResult: (result) => seen.push(result) }), (error: unknown) => {
         assert.ok(error instanceof RefusedKeyError && error instanceof SetupError);
         assert.match(error.message, /^the key was refused: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets with the key answered 401 unauthorized; give a key the server accepts$/);
@@ -217,7 +208,7 @@ describe('runConformance() before the checks: the base URL and the key', () => {
   });
 
   test('runConformance() rejects with WrongBaseUrlError in one line when the base URL lacks the version prefix', async () => {
-    await withTarget(startFetchTarget(), async (target) => {
+    await closingAfter(startFetchTarget(), async (target) => {
       const origin = new URL(target.baseUrl).origin;
       await assert.rejects(runConformance({ baseUrl: origin, apiKey: target.apiKey }), (error: unknown) => {
         assert.ok(error instanceof WrongBaseUrlError && error instanceof SetupError);
@@ -251,7 +242,7 @@ describe('runConformance() and the pets a page-size check needs', () => {
   test('runConformance() creates the pets list/default-limit and list/limit-honoured need on an empty store, named fill-N, only as many as needed', async () => {
     const store = createPetstore();
     const { fetch: counted, requests } = countingFetch();
-    await withTarget(startNodeAdapter(store), async (target) => {
+    await closingAfter(startNodeAdapter(store), async (target) => {
       const first = await runConformance({ ...target, runId: 'first', only: ['list'], fetch: counted });
       assert.deepEqual(notPassed(first), []);
       // The fixture's four pets, then 17 more for the default page of 20, then 80 for the page of 100.
@@ -269,13 +260,13 @@ describe('runConformance() and the pets a page-size check needs', () => {
 
   test('runConformance() at the reference level on an empty store stays within the request budget with the pets it creates', async () => {
     const { fetch: counted, requests } = countingFetch();
-    const results = await withTarget(startNodeAdapter(), (target) => runConformance({ ...target, level: 'reference', fetch: counted }));
+    const results = await closingAfter(startNodeAdapter(), (target) => runConformance({ ...target, level: 'reference', fetch: counted }));
     assert.deepEqual(notPassed(results), []);
     assert.ok(requests() <= MAX_REQUESTS / 2, `${requests()} requests`);
   });
 
   test('runConformance() skips a page-size check, saying why, when the pets it needs cannot be created', async () => {
-    const results = await withTarget(startFetchTarget((handler) => (request) => (request.method === 'POST'
+    const results = await closingAfter(startFetchTarget((handler) => (request) => (request.method === 'POST'
       ? Promise.resolve(Response.json({ code: 'internal_error', message: 'Something broke', status: 500 }, { status: 500 }))
       : handler(request))), (target) => runConformance({ ...target, only: ['list/default-limit', 'list/limit-honoured'] }));
     assert.deepEqual(results.map((result) => result.outcome), ['skip', 'skip']);
@@ -308,7 +299,7 @@ describe('runConformance() and the pets an earlier run left', () => {
       if (request.method !== 'GET' || new URL(request.url).pathname !== '/v1/pets' || response.status !== 200) return response;
       return withPets(response, stored);
     };
-    await withTarget(startFetchTarget(lenient), async (target) => {
+    await closingAfter(startFetchTarget(lenient), async (target) => {
       const [created] = await runConformance({ ...target, runId: 'earlier-run', only: ['create/invalid-status'] });
       assert.equal(created?.outcome, 'fail');
       const later = await runConformance({ ...target, runId: 'later', only: ['list/array-of-pets', 'list/status-filter'] });
@@ -321,7 +312,7 @@ describe('runConformance() and the pets an earlier run left', () => {
 
   test('runConformance() names an invalid pet of an earlier run whose check it cannot tell, and counts the others', async () => {
     const leftovers = [{ id: 7, name: 'conformance-old-fill-3', categoryId: 'x' }, { id: 8, name: 'conformance-old-invalid-category-id', categoryId: 'one' }];
-    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+    const results = await closingAfter(startFetchTarget((handler) => async (request) => {
       const response = await handler(request);
       return request.method === 'GET' && response.status === 200 && new URL(request.url).pathname === '/v1/pets' ? withPets(response, leftovers) : response;
     }), (target) => runConformance({ ...target, only: ['list/array-of-pets'] }));
@@ -329,7 +320,7 @@ describe('runConformance() and the pets an earlier run left', () => {
   });
 
   test('runConformance() does not blame an earlier run for invalid pets the kit did not name', async () => {
-    const results = await withTarget(startFetchTarget((handler) => async (request) => {
+    const results = await closingAfter(startFetchTarget((handler) => async (request) => {
       const response = await handler(request);
       if (request.method !== 'GET' || response.status !== 200 || !new URL(request.url).pathname.endsWith('/pets')) return response;
       return withPets(response, [{ id: 1, name: 'Rex', categoryId: 'one' }]);
