@@ -41,10 +41,9 @@ const SCRIPT = resolve(import.meta.filename);
 const ROOT = resolve(import.meta.dirname, '..');
 const API_KEY = 'bench-file-storage-key';
 const CONCURRENCIES = [1, 16, 64] as const;
+/** Where each server keeps pets, built servers of `--against` included: in memory (no data file), and on a data file in each durability. */
 const STORAGES = ['memory', 'fsync', 'write'] as const;
 type StorageName = (typeof STORAGES)[number];
-/** How a build started as `npm start` runs it is measured, with `--against`: in memory (no data file), and on a data file in each durability. */
-const BUILT_STORAGES = STORAGES;
 /** A server built and started as its `npm start` runs it: this build, or the revision `--against` names. */
 interface BuiltServer {
   name: 'this' | 'against';
@@ -291,7 +290,7 @@ async function main(): Promise<void> {
       let cellIndex = 0;
       const servers: [string, CellServer][] = [
         ...STORAGES.map((storageName): [string, CellServer] => [storageName, { storageName }]),
-        ...builds.flatMap((built) => BUILT_STORAGES.map((storageName): [string, CellServer] => [`${built.name}-${storageName}`, { built, storageName }])),
+        ...builds.flatMap((built) => STORAGES.map((storageName): [string, CellServer] => [`${built.name}-${storageName}`, { built, storageName }])),
       ];
       for (let round = 1; round <= rounds; round++) {
         bare.push(await bareSyncLoop(directory, seconds));
@@ -343,7 +342,7 @@ function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonl
   const rates = (of: readonly Cell[]): number[] => of.map((cell) => cell.requestsPerSecond);
   const range = (of: readonly Cell[]): string => `${format(Math.min(...rates(of)))}–${format(Math.max(...rates(of)))}`;
   for (const concurrency of CONCURRENCIES) {
-    for (const storageName of BUILT_STORAGES) {
+    for (const storageName of STORAGES) {
       const of = (build: BuiltServer['name'], name: StorageName = storageName): readonly Cell[] => cells.get(`${build}-${name} ${concurrency}`) ?? [];
       const [mine, theirs] = [of('this'), of('against')];
       const versusMemory = (build: BuiltServer['name']): string => storageName === 'memory' ? '' : medianRatio(of(build), rates(of(build, 'memory'))).toFixed(2);
