@@ -3,12 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createPetstore } from '../../lib/index.js';
-import { ORDER_OF_CHECKS } from '../../server/core/order-of-checks.js';
+import { INTERFACE_SECTIONS } from '../../extras/docs-site/reference/interface-text.js';
+import { ORDER_OF_CHECKS as CHECKS_WITH_CLAUSES } from '../../server/core/order-of-checks.js';
 import { inject } from '../../server/testing/index.js';
 import type { InjectRequest } from '../../server/testing/index.js';
 import { ROOT } from './citations.js';
 
 const KEY = 'order-of-checks-key';
+/** The checks as the documents quote them. */
+const ORDER_OF_CHECKS = CHECKS_WITH_CLAUSES.map(([check]) => check);
 const BODY_LIMIT = 1024;
 const TOO_LARGE = 'x'.repeat(BODY_LIMIT + 1);
 
@@ -98,6 +101,15 @@ describe('ORDER_OF_CHECKS', () => {
     const behaviour = await readFile(join(ROOT, 'docs', 'http-behaviour.md'), 'utf8');
     assert.ok(behaviour.includes(ORDER_OF_CHECKS.join(' → ')), 'docs/http-behaviour.md quotes the whole list');
     assert.ok(quotes.includes(join('docs', 'idempotency.md')) && quotes.includes(join('docs', 'robustness.md')), quotes.join(', '));
+  });
+
+  test('ORDER_OF_CHECKS cites for each check sections the interface\'s text has, or an RFC, and gives the operation of the checks that read a body', () => {
+    const sections = new Set(INTERFACE_SECTIONS.map((section) => section.id));
+    for (const [check, clause, operation] of CHECKS_WITH_CLAUSES) {
+      if (clause.startsWith('RFC ')) assert.match(clause, /^RFC \d+ §[\d.]+$/, check);
+      else for (const number of clause.split(', ')) assert.ok(sections.has(`spec-${number}`), `${check} cites spec ${number}, which the interface's text does not have`);
+      assert.equal(operation, CHECKS_WITH_CLAUSES.findIndex(([entry]) => entry === check) > ORDER_OF_CHECKS.indexOf('method (405)') ? 'createPet' : undefined, check);
+    }
   });
 
   test('quotedChains() reads a chain out of prose, and isSubsequence() refuses one out of order', () => {

@@ -148,7 +148,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
     {
       id: 'decision-order-of-checks',
       question: 'Order of checks',
-      decision: `${ORDER_OF_CHECKS.join(' → ')}.`,
+      decision: `${ORDER_OF_CHECKS.map(([check]) => check).join(' → ')}.`,
       reason: 'An unauthenticated client learns nothing, every client sees its most fundamental problem first, and a request refused on its head never has its body read.',
       spec: '5.4, 7',
       operations: ALL_OPERATIONS,
