@@ -138,13 +138,26 @@ async function importPg(): Promise<PgDriver> {
   return driver;
 }
 
+/**
+ * The command that installs the driver where this module runs. In a project that installs the
+ * package (this file under `node_modules/`), `npm install pg`. In a clone, pg is the package's own
+ * optional peer, so `npm install pg` installs nothing ("up to date"), nor does `--no-save pg`;
+ * `npm install --no-save -D pg` installs it and leaves package.json and its lock as they are.
+ */
+export function driverInstallAdvice(moduleUrl: string): string {
+  return /[\\/]node_modules[\\/]/.test(decodeURIComponent(moduleUrl))
+    ? 'run `npm install pg` in your project'
+    : 'run `npm install --no-save -D pg` in this clone (`npm install pg` installs nothing here: pg is the package\'s own optional peer)';
+}
+
 async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
   try {
     return await load();
   } catch (error) {
     if (!isModuleNotFound(error)) throw error;
     // pg is an optional peer dependency: only deployments on PostgreSQL install it.
-    throw new PetstoreError('unavailable', 'PETSTORE_DATABASE_URL is set, but the PostgreSQL driver is not installed: run `npm install pg`, or unset PETSTORE_DATABASE_URL', {
+    const advice = driverInstallAdvice(import.meta.url);
+    throw new PetstoreError('unavailable', `PETSTORE_DATABASE_URL is set, but the PostgreSQL driver is not installed: ${advice}, or unset PETSTORE_DATABASE_URL`, {
       cause: error,
     });
   }

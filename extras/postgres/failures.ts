@@ -2,7 +2,7 @@ import { PetstoreError } from '../../lib/errors.js';
 
 /** The failures the pooled query names itself, as the `code` of a PoolFailure. */
 export const POOL_FAILURE_CODES = [
-  'PETSTORE_POOL_WAIT', 'PETSTORE_CONNECT_TIMEOUT', 'PETSTORE_CONNECT_FAILED', 'PETSTORE_CONNECTION_LOST', 'PETSTORE_STATEMENT_TIMEOUT', 'PETSTORE_REQUEST_DEADLINE',
+  'PETSTORE_POOL_WAIT', 'PETSTORE_CONNECT_TIMEOUT', 'PETSTORE_CONNECT_FAILED', 'PETSTORE_NO_PASSWORD', 'PETSTORE_CONNECTION_LOST', 'PETSTORE_STATEMENT_TIMEOUT', 'PETSTORE_REQUEST_DEADLINE',
 ] as const;
 
 /** One of POOL_FAILURE_CODES. */
@@ -85,6 +85,11 @@ const POOL_OUTAGES: Readonly<Record<PoolFailureCode, Omit<Outage, 'reason'>>> = 
   },
   PETSTORE_CONNECT_TIMEOUT: { advice: 'check that the database host is up and reachable, then retry', isMidRequest: false },
   PETSTORE_CONNECT_FAILED: { advice: 'check that PostgreSQL is running and reachable, then retry', isMidRequest: false },
+  PETSTORE_NO_PASSWORD: {
+    subject: 'PostgreSQL asks for a password and none was given',
+    advice: 'put the password in the connection URL (postgresql://user:password@host:port/database, percent-encoded) or set PGPASSWORD',
+    isMidRequest: false,
+  },
   PETSTORE_CONNECTION_LOST: { advice: 'check that PostgreSQL is running and reachable, then retry', isMidRequest: true },
   PETSTORE_STATEMENT_TIMEOUT: {
     advice: 'check that PostgreSQL is running and not stalled (pg_stat_activity, the server log), then retry; the bound is --statement-timeout',

@@ -42,6 +42,8 @@ export interface PooledQuery {
 
 /** pg-pool's words for a wait in its queue that passed `connectionTimeoutMillis` (it gives no code). */
 const QUEUE_TIMEOUT_TEXT = 'timeout exceeded when trying to connect';
+/** pg's words when the server asks for a password (SCRAM) and neither the URL nor PGPASSWORD gives one. */
+const NO_PASSWORD_TEXT = /^SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a (?:non-empty )?string$/;
 /** pg-pool's words for a new connection that did not open within `connectionTimeoutMillis`. */
 const CONNECT_TIMEOUT_TEXT = 'Connection terminated due to connection timeout';
 
@@ -58,6 +60,9 @@ function connectFailure(error: unknown, options: PooledQueryOptions): PoolFailur
   }
   if (text === CONNECT_TIMEOUT_TEXT) {
     return new PoolFailure('PETSTORE_CONNECT_TIMEOUT', `opening a connection took longer than ${options.poolWait} ms`, true, { cause: error });
+  }
+  if (NO_PASSWORD_TEXT.test(text)) {
+    return new PoolFailure('PETSTORE_NO_PASSWORD', `pg: ${text}`, true, { cause: error });
   }
   const code = codeOf(error);
   // The driver's own words can name hosts and users; a failure without a code gets one, and words of ours.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { PetstoreError } from '../../../lib/index.js';
-import { openPostgresStorage } from '../../../extras/cli/open-postgres-storage.js';
+import { driverInstallAdvice, openPostgresStorage } from '../../../extras/cli/open-postgres-storage.js';
 import type { PgDriver } from '../../../extras/cli/open-postgres-storage.js';
 import { openStorage } from '../../../extras/cli/open-storage.js';
 import { startTestPostgres } from '../../support/postgres.js';
@@ -21,13 +21,18 @@ function countingDriver(): PgDriver & { ended: () => number } {
   return { Pool: CountingPool, ended: () => ended };
 }
 
-test('openPostgresStorage() tells to `npm install pg` when the driver is missing', async () => {
+test('openPostgresStorage() in a clone tells to `npm install --no-save -D pg` when the driver is missing, since `npm install pg` installs nothing there', async () => {
   const missing = Object.assign(new Error("Cannot find package 'pg'"), { code: 'ERR_MODULE_NOT_FOUND' });
   await assert.rejects(
     openPostgresStorage({ databaseUrl: 'postgresql://localhost/petstore', log: ignore, loadDriver: () => Promise.reject(missing) }),
     (error: unknown) =>
-      error instanceof PetstoreError && error.code === 'unavailable' && error.message.includes('run `npm install pg`') && error.cause === missing,
+      error instanceof PetstoreError && error.code === 'unavailable' && error.message.includes('run `npm install --no-save -D pg` in this clone') && error.cause === missing,
   );
+});
+
+test('driverInstallAdvice() names `npm install pg` for a package installed under node_modules and the clone\'s command elsewhere', () => {
+  assert.equal(driverInstallAdvice('file:///srv/app/node_modules/petstore-reference/dist/extras/cli/open-postgres-storage.js'), 'run `npm install pg` in your project');
+  assert.match(driverInstallAdvice('file:///home/me/petstore/dist/extras/cli/open-postgres-storage.js'), /^run `npm install --no-save -D pg` in this clone/);
 });
 
 test('openPostgresStorage() passes other driver loading failures on unchanged', async () => {
