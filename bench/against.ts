@@ -122,7 +122,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
 }
 
 /** The full commit id of a revision of the repository, or an Error that says how to name one. */
-async function commitOf(repository: string, revision: string): Promise<string> {
+export async function commitOf(repository: string, revision: string): Promise<string> {
   try {
     const { stdout } = await run('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { cwd: repository });
     return stdout.trim();

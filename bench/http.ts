@@ -184,7 +184,7 @@ function createdId(body: unknown): number | undefined {
  * Fills the project's server with the pets the comparison servers start with, over HTTP, one after
  * the other: the scenarios read `/v1/pets/42`, so the ids must come back 1 to 1,000 in order.
  */
-async function prefillOverHttp(origin: string): Promise<void> {
+export async function prefillOverHttp(origin: string): Promise<void> {
   const headers = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
   for (const [index, pet] of prefillPets().entries()) {
     const response = await fetch(`${origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify(pet) });

@@ -1,0 +1,224 @@
+import type { ChildProcess } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { commitOf, startCommandOf, startCommandText } from './against.js';
+import type { StartCommand } from './against.js';
+import { gaugeTable, processCpuMicroseconds, summariseRoute, threadCores } from './gauge-figures.js';
+import type { RouteSamples } from './gauge-figures.js';
+import { luaScript, parseWrk, prefillOverHttp, SCENARIOS, wrk } from './http.js';
+import { BENCH_KEY } from './servers/fixture.js';
+import { hasCommand, ROOT, run, startProcess, stopProcess } from './support.js';
+
+/** What `npm run bench:gauge -- --help` prints. */
+const USAGE = `Usage: npm run bench:gauge -- [options]
+
+The short gauge: the server's CPU time per request, route by route, for this build against another
+revision (the last release by default), both built and started as \`npm start\` starts them, filled
+with 1,000 pets over HTTP, in the same rounds. Every change to lib/ or server/ is checked with it,
+and its table goes in the change's description.
+
+Options:
+  --against <rev>   the revision to compare with (default: v3.0.0 when that tag exists, else 762c6c9,
+                    the commit 3.0.0 was released from)
+  --rounds <n>      rounds, each with a fresh process of each build (default 4)
+  --duration <s>    whole seconds of wrk measured per route, build and round (default 1)
+  --warmup <s>      whole seconds of wrk before each measurement, not counted (default 1)
+  --help            print this and exit
+`;
+
+/** The commit 3.0.0, the last release, was made from; it has no tag in this repository. */
+const LAST_RELEASE_COMMIT = '762c6c9';
+
+/** Where built revisions are kept between runs, one folder per commit. */
+const CACHE = resolve(ROOT, '.cache', 'gauge');
+
+/** A build the gauge starts: where its files are and how its `npm start` runs. */
+interface GaugeBuild {
+  name: string;
+  root: string;
+  start: StartCommand;
+}
+
+/** The settings of one run. */
+interface GaugeSettings {
+  against: string | undefined;
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  isHelp: boolean;
+}
+
+function readGaugeSettings(argv: readonly string[]): GaugeSettings {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      against: { type: 'string' },
+      rounds: { type: 'string', default: '4' },
+      duration: { type: 'string', default: '1' },
+      warmup: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  // wrk takes whole seconds.
+  const positive = (name: 'rounds' | 'duration' | 'warmup'): number => {
+    const value = Number(values[name]);
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new Error(`--${name} needs a positive whole number, not ${JSON.stringify(values[name])}`);
+    return value;
+  };
+  if (values.against !== undefined && !/^[^\s-][^\s\x00-\x1f\x7f]*$/.test(values.against)) {
+    throw new Error(`--against needs a git revision such as 762c6c9, not ${JSON.stringify(values.against)}`);
+  }
+  return { against: values.against, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), isHelp: values.help };
+}
+
+/** The last release: its tag when it has one, else the commit it was made from. */
+async function lastRelease(): Promise<string> {
+  const { stdout } = await run('git', ['tag', '--list', 'v3.0.0'], { cwd: ROOT });
+  return stdout.trim() === 'v3.0.0' ? 'v3.0.0' : LAST_RELEASE_COMMIT;
+}
+
+/** The version of a package a package-lock.json pins, or undefined. */
+function lockedVersion(lock: string, name: string): string | undefined {
+  const parsed: unknown = JSON.parse(lock);
+  if (typeof parsed !== 'object' || parsed === null || !('packages' in parsed) || typeof parsed.packages !== 'object' || parsed.packages === null) return undefined;
+  const entry: unknown = (parsed.packages as Record<string, unknown>)[`node_modules/${name}`];
+  return typeof entry === 'object' && entry !== null && 'version' in entry && typeof entry.version === 'string' ? entry.version : undefined;
+}
+
+/**
+ * The revision's files (`git archive`, no worktree to register) built with its own `npm run build`
+ * and kept in .cache/gauge/<commit>/, so a second run starts at once. The build needs only the
+ * compiler: when the revision's package-lock.json pins the TypeScript this checkout has, this
+ * checkout's node_modules is linked; otherwise the revision gets its own `npm ci`. The server
+ * itself has no dependencies. tsc writes the same JavaScript whether or not it finds the types of an
+ * optional peer (`pg`), so a build whose only errors are missing modules is used, and says so.
+ */
+async function revisionBuild(revision: string, log: (line: string) => void): Promise<GaugeBuild> {
+  const commit = await commitOf(ROOT, revision);
+  const folder = join(CACHE, commit);
+  const marker = join(folder, 'built.json');
+  const cached = await readFile(marker, 'utf8').then((text) => JSON.parse(text) as StartCommand, () => undefined);
+  if (cached !== undefined) return { name: revision, root: folder, start: cached };
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(folder, { recursive: true });
+  log(`Building ${revision} (${commit.slice(0, 12)}) in ${folder}, kept for the next run…`);
+  await run('sh', ['-c', `git archive ${commit} | tar -x -C "${folder}"`], { cwd: ROOT, maxBuffer: 1 << 24 });
+  const start = startCommandOf(JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')));
+  const ownLock = await readFile(join(ROOT, 'package-lock.json'), 'utf8');
+  const theirLock = await readFile(join(folder, 'package-lock.json'), 'utf8').catch(() => '{}');
+  const compiler = lockedVersion(ownLock, 'typescript');
+  if (compiler !== undefined && compiler === lockedVersion(theirLock, 'typescript')) {
+    await symlink(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
+  } else {
+    log(`${revision} pins another TypeScript: npm ci…`);
+    await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: folder, maxBuffer: 1 << 26 });
+  }
+  try {
+    await run('npm', ['run', 'build', '--silent'], { cwd: folder, maxBuffer: 1 << 24 });
+  } catch (error) {
+    const output = typeof error === 'object' && error !== null && 'stdout' in error ? String(error.stdout) : String(error);
+    const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+    if (errors.length === 0 || !errors.every((line) => /error TS2307: Cannot find module/.test(line))) throw new Error(`npm run build of ${revision} failed:\n${output.slice(-2000)}`);
+    log(`${revision}'s build could not find the types of ${errors.length} optional module(s); the JavaScript is written all the same`);
+  }
+  await access(join(folder, start.script));
+  await writeFile(marker, JSON.stringify(start));
+  return { name: revision, root: folder, start };
+}
+
+/**
+ * Starts a build as `npm start` does, `node <its start script>` with only PORT, HOST and
+ * PETSTORE_API_KEYS in its environment, pinned with all its threads to core 0, and fills it with the
+ * 1,000 pets through `POST /v1/pets`.
+ */
+async function startBuild(build: GaugeBuild): Promise<{ child: ChildProcess; origin: string; pid: number }> {
+  const env = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
+  const args = [...build.start.nodeArguments, build.start.script, ...build.start.args];
+  const { child, match } = await startProcess(args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: build.root, timeoutMs: 60_000 });
+  try {
+    const pid = child.pid as number;
+    for (const [thread, cores] of await threadCores(pid)) {
+      if (cores !== '0') throw new Error(`${build.name}: thread ${thread} of the server may run on cores ${cores}, not only core 0`);
+    }
+    const origin = new URL(match[1] as string).origin;
+    await prefillOverHttp(origin);
+    return { child, origin, pid };
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const settings = readGaugeSettings(process.argv.slice(2));
+  if (settings.isHelp) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  for (const command of ['wrk', 'taskset']) {
+    if (!(await hasCommand(command))) throw new Error(`${command} is not installed: the gauge pins each server to core 0 and wrk to core 1 (Debian: apt-get install -y wrk util-linux)`);
+  }
+  const log = (line: string): void => void process.stdout.write(`${line}\n`);
+  const loadBefore = loadavg();
+  const againstRevision = settings.against ?? (await lastRelease());
+  await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  const current: GaugeBuild = { name: 'this build', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
+  const against = await revisionBuild(againstRevision, log);
+  const headCommit = (await run('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT })).stdout.trim();
+  const isClean = (await run('git', ['status', '--porcelain', '--', 'lib', 'server', 'extras/cli'], { cwd: ROOT })).stdout.trim() === '';
+
+  const samples: RouteSamples[] = SCENARIOS.map((scenario) => ({ route: scenario.name, current: [], against: [] }));
+  const scripts = await mkdtemp(join(tmpdir(), 'petstore-gauge-'));
+  try {
+    const scriptFiles = await Promise.all(SCENARIOS.map(async (scenario, index) => {
+      const file = join(scripts, `route-${index}.lua`);
+      await writeFile(file, luaScript(scenario));
+      return file;
+    }));
+    for (let round = 0; round < settings.rounds; round++) {
+      const servers = [
+        { isCurrent: true, ...(await startBuild(current)) },
+        { isCurrent: false, ...(await startBuild(against)) },
+      ];
+      try {
+        for (const [index, scenario] of SCENARIOS.entries()) {
+          // Which build goes first alternates route by route and round by round.
+          const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
+          for (const server of order) {
+            const script = scriptFiles[index] as string;
+            await wrk(server.origin, scenario, script, settings.warmupSeconds, 50);
+            const before = await processCpuMicroseconds(server.pid);
+            const { requests } = parseWrk(await wrk(server.origin, scenario, script, settings.durationSeconds, 50), scenario);
+            const perRequest = ((await processCpuMicroseconds(server.pid)) - before) / requests;
+            (server.isCurrent ? samples[index]?.current : samples[index]?.against)?.push(perRequest);
+          }
+          const sample = samples[index] as RouteSamples;
+          log(`round ${round + 1}/${settings.rounds} ${scenario.name.padEnd(42)} this build ${(sample.current.at(-1) ?? 0).toFixed(1).padStart(6)} µs  ${againstRevision} ${(sample.against.at(-1) ?? 0).toFixed(1).padStart(6)} µs`);
+        }
+      } finally {
+        await Promise.all(servers.map(({ child }) => stopProcess(child)));
+      }
+    }
+  } finally {
+    await rm(scripts, { recursive: true, force: true });
+  }
+  const summaries = samples.map(summariseRoute);
+  const loadAfter = loadavg();
+  log('');
+  log(`Server CPU per request (user + system of the whole process, /proc/<pid>/stat), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log('');
+  log(gaugeTable(summaries, againstRevision));
+  const slower = summaries.filter((summary) => summary.isSlower);
+  log('');
+  log(slower.length === 0
+    ? 'No route is more than 5 % slower.'
+    : `More than 5 % slower: ${slower.map((summary) => summary.route).join(', ')}. A change that keeps this says why in its description.`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:gauge: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
