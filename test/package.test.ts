@@ -72,10 +72,13 @@ describe('the packed package, installed as the README says', () => {
     assert.match(manifest.dependencies?.[packageName] ?? '', /^file:petstore-reference-[0-9.]+\.tgz$/);
   });
 
-  test('the packed package ships dist, the guides, the seed file, README, LICENSE and a package.json without lifecycle scripts', async () => {
+  test('the packed package ships dist, the sources, the guides and what they link to, README, LICENSE and a package.json without lifecycle scripts', async () => {
     const installed = join(consumer, 'node_modules', packageName);
-    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json']);
-    assert.deepEqual(await readdir(join(installed, 'examples')), ['seed-pets.json']);
+    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'bench', 'dist', 'docs', 'examples', 'extras', 'lib', 'openapi.json', 'package.json', 'server']);
+    assert.deepEqual((await readdir(join(installed, 'examples'))).sort(), [
+      'custom-storage.ts', 'embed-in-process.ts', 'hosts', 'mount-in-existing-server.ts', 'quickstart-messages.ts', 'remote-client.ts', 'seed-pets.json',
+    ]);
+    assert.deepEqual((await readdir(join(installed, 'bench'))).sort(), ['RESULTS-file-storage.md', 'RESULTS-postgres.md', 'RESULTS.md']);
     const scripts = (JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     // A consumer's npm would run none of these, but they are install scripts by name, and tools warn of them.
     for (const name of ['prepare', 'preinstall', 'install', 'postinstall']) assert.equal(scripts[name], undefined, name);
