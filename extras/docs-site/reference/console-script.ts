@@ -1,3 +1,4 @@
+import { checkViews, shapedAnswers } from './explanations.js';
 import { STATUS_REASONS } from './status-reasons.js';
 
 /**
@@ -14,6 +15,8 @@ import { STATUS_REASONS } from './status-reasons.js';
 const SCRIPT = String.raw`(function () {
   'use strict';
   var REASONS = __REASONS__;
+  var CHECKS = __CHECKS__;
+  var SHAPED = __SHAPED__;
   var SHOWN = ['Location', 'Link', 'Idempotent-Replayed', 'Retry-After', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'X-Request-Id'];
   var TICK = String.fromCharCode(96);
   var here = window.location;
@@ -188,6 +191,94 @@ const SCRIPT = String.raw`(function () {
     where.href = '#get-a-key';
     note.insertBefore(document.createTextNode(' '), where);
   }
+  // Text in the documents' markup: what is between backticks is code.
+  function coded(parent, text) {
+    text.split(TICK).forEach(function (part, at) { if (part) add(parent, at % 2 ? 'code' : 'span', '', part); });
+  }
+  function cite(parent, clause) {
+    if (!/^\d/.test(clause)) return add(parent, 'span', 'cite', ' [' + clause + ']');
+    var node = add(parent, 'span', 'cite', ' [spec ');
+    clause.split(', ').forEach(function (number, at) {
+      if (at > 0) node.appendChild(document.createTextNode(', '));
+      var link = add(node, 'a', '', number);
+      link.href = 'docs/interface#spec-' + number;
+      link.target = '_blank';
+      link.rel = 'noopener';
+    });
+    node.appendChild(document.createTextNode(']'));
+  }
+  // Whether the URL is a path of the form's operation, every parameter filled: then the path check passed.
+  function isRouteOf(form, url) {
+    var template = (form.getAttribute('data-path') || '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+    return new RegExp('^' + base.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&') + template + '$').test(new URL(url).pathname);
+  }
+  function isShaped(shape, answer, error, operation) {
+    var details = error && Array.isArray(error.details) ? error.details : [];
+    return (shape.status === undefined || shape.status === answer.code)
+      && (shape.code === undefined || (error && error.code) === shape.code)
+      && (shape.operation === undefined || shape.operation === operation)
+      && (shape.header === undefined || (answer.headers && answer.headers.get(shape.header) !== null))
+      && (shape.field === undefined || details.some(function (detail) { return detail.field === shape.field; }))
+      && (shape.fieldNotIn === undefined || details.some(function (detail) { return detail.field && shape.fieldNotIn.indexOf(detail.field) === -1; }));
+  }
+  // Why the server answered so: the order of checks (the list the core runs), the check that decided, what gets past it, and the decisions that shaped the answer.
+  function explain(result, form, request, answer, text) {
+    var operation = form.getAttribute('data-operation');
+    var json = parsed(text);
+    var error = answer.code >= 400 && json && json.value && typeof json.value === 'object' ? json.value : undefined;
+    var isRoute = isRouteOf(form, request.url);
+    var isUnderBase = new URL(request.url).pathname.indexOf(base + '/') === 0;
+    var from = CHECKS.map(function (check) { return check.status; }).indexOf(401);
+    var decided = -1;
+    CHECKS.forEach(function (check, at) {
+      if (decided !== -1 || check.status !== answer.code || (check.code && check.code !== (error && error.code))) return;
+      // Before auth only the base path can refuse a console's request: the browser sends one valid Host, and never OPTIONS.
+      if (at < from ? check.status !== 404 || isUnderBase : check.status === 404 && isRoute) return;
+      if (check.operation && check.operation !== operation) return;
+      decided = at;
+    });
+    var box = add(result, 'details', 'why');
+    box.open = answer.code >= 400;
+    var title = decided === -1
+      ? (answer.code < 400 ? 'every check passed, then ' + operation + ' answered' : 'every check passed; ' + operation + ' itself refused')
+      : 'the check “' + CHECKS[decided].check.replace(new RegExp(TICK, 'g'), '') + '” refused it';
+    add(box, 'summary', '', 'Why this answer: ' + title);
+    var list = add(box, 'ol', 'checks');
+    CHECKS.forEach(function (check, at) {
+      var isSkipped = check.operation && check.operation !== operation;
+      var state = isSkipped ? 'skipped' : decided === -1 || at < decided ? 'passed' : at === decided ? 'decided' : 'unreached';
+      var item = add(list, 'li', state, { passed: '\u2713 ', decided: '\u2717 ', skipped: '\u2013 ', unreached: '\u00b7 ' }[state]);
+      coded(item, check.check);
+      cite(item, check.clause);
+      if (isSkipped) add(item, 'span', 'hint', ' (only on ' + check.operation + ')');
+      if (state === 'unreached') add(item, 'span', 'hint', ' (not reached)');
+      if (state === 'decided') item.setAttribute('aria-current', 'step');
+    });
+    if (decided === -1) add(list, 'li', answer.code < 400 ? 'passed' : 'decided', (answer.code < 400 ? '\u2713 ' : '\u2717 ') + operation + ' answered ' + answer.code);
+    var past = add(box, 'p', 'past');
+    if (decided !== -1) coded(past, 'To get past it: ' + (CHECKS[decided].past || ''));
+    else if (error) coded(past, 'The request passed every check; ' + operation + ' refused it: ' + (error.message || ''));
+    else coded(past, 'It passed every check that applies to ' + operation + '.');
+    var problems = error && Array.isArray(error.details) ? error.details : [];
+    if (problems.length > 0) {
+      var rules = add(box, 'ul', 'problems');
+      problems.forEach(function (problem) {
+        var item = add(rules, 'li');
+        if (problem.field) add(item, 'code', '', String(problem.field));
+        coded(item, (problem.field ? ': ' : '') + String(problem.message));
+      });
+    }
+    SHAPED.forEach(function (entry) {
+      var decision = document.getElementById(entry[0]);
+      if (!decision || !entry[1].some(function (shape) { return isShaped(shape, answer, error, operation); })) return;
+      var note = add(box, 'p', 'decision-note', 'Decided where the interface is silent: ');
+      var link = add(note, 'a', '', decision.querySelector('h3').textContent);
+      link.href = '#' + entry[0];
+      add(note, 'span', '', ': ' + decision.querySelector('p').textContent);
+    });
+    var order = add(add(box, 'p', 'hint', 'The order itself is a decision: '), 'a', '', 'Order of checks');
+    order.href = '#decision-order-of-checks';
+  }
   function finish(result, form, request, answer) {
     result.textContent = '';
     result.removeAttribute('aria-busy');
@@ -195,6 +286,7 @@ const SCRIPT = String.raw`(function () {
     add(line, 'span', 'status status-' + (answer.code ? String(answer.code).charAt(0) + 'xx' : 'none'), answer.status);
     if (answer.milliseconds !== undefined) add(line, 'span', 'elapsed', ' in ' + answer.milliseconds + ' ms');
     if (answer.code === 401) keyPointer(result);
+    if (answer.code) explain(result, form, request, answer, answer.text);
     add(result, 'h4', '', 'Headers');
     var list = add(result, 'dl', 'headers');
     SHOWN.forEach(function (name) {
@@ -317,5 +409,5 @@ function compacted(script: string): string {
   return script.replace(/^[ ]+/gm, '').replace(/^\/\/.*\n/gm, '');
 }
 
-/** The console's script as the page inlines it, with the reason phrases of the statuses it may show. */
-export const CONSOLE_SCRIPT = compacted(SCRIPT).replace('__REASONS__', JSON.stringify(STATUS_REASONS));
+/** The console's script as the page inlines it, with the reason phrases of the statuses it may show, the order of checks and the answers the decisions shape. */
+export const CONSOLE_SCRIPT = compacted(SCRIPT).replace('__REASONS__', () => JSON.stringify(STATUS_REASONS)).replace('__CHECKS__', () => JSON.stringify(checkViews())).replace('__SHAPED__', () => JSON.stringify(shapedAnswers()));

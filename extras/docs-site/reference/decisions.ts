@@ -1,4 +1,5 @@
 import { ERROR_CODES, GET_PET_DEPRECATED_AT, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT } from '../../../lib/index.js';
+import { NEW_PET_FIELDS } from '../../../lib/pet.js';
 import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
 import { ORDER_OF_CHECKS } from '../../../server/core/order-of-checks.js';
 
@@ -19,6 +20,23 @@ export interface Decision {
   readonly spec: string;
   /** The operations whose sections link to it. */
   readonly operations: readonly string[];
+  /** The answers it shapes, which the console marks with its text. */
+  readonly answers?: readonly AnswerShaped[];
+}
+
+/** An answer a decision shapes, as the console reads it from the answer: every field given holds. */
+export interface AnswerShaped {
+  readonly status?: number;
+  /** The Error body's `code`. */
+  readonly code?: string;
+  /** The operation whose console sent the request. */
+  readonly operation?: string;
+  /** A header the answer carries. */
+  readonly header?: string;
+  /** A field an entry of the Error body's `details` names. */
+  readonly field?: string;
+  /** An entry of `details` names a field other than these. */
+  readonly fieldNotIn?: readonly string[];
 }
 
 /** What the decisions' texts depend on beyond the library's constants. */
@@ -48,6 +66,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface gives a minimum and a maximum but not what happens beyond them: they bound what is answered, and a client asking for too many still gets a useful page.',
       spec: '4.1, 8',
       operations: ['listPets'],
+      answers: [{ code: 'invalid_parameter', operation: 'listPets' }],
     },
     {
       id: 'decision-paging',
@@ -56,6 +75,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface shows no paging beyond `limit`, so no more than 100 animals could ever be read. An id cursor never skips or repeats an animal while others are added, and a header leaves the body as the interface shows it.',
       spec: '4.1, 4.4',
       operations: ['listPets'],
+      answers: [{ operation: 'listPets', header: 'Link' }],
     },
     {
       id: 'decision-query',
@@ -64,6 +84,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'Ignoring unknown ones lets a client send the parameters of a later version; guessing which of two values was meant would hide the client\'s bug.',
       spec: '4.1',
       operations: ['listPets'],
+      answers: [{ code: 'invalid_parameter', operation: 'listPets' }],
     },
     {
       id: 'decision-default-status',
@@ -80,6 +101,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The `id` is the service\'s to assign, and silently dropping a misspelt field hides the client\'s bug.',
       spec: '2, 4.2',
       operations: ['createPet'],
+      answers: [{ code: 'validation_failed', fieldNotIn: NEW_PET_FIELDS }],
     },
     {
       id: 'decision-every-problem',
@@ -88,6 +110,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'A client fixes its body in one round trip.',
       spec: '4.2, 7',
       operations: ['createPet'],
+      answers: [{ code: 'validation_failed' }],
     },
     {
       id: 'decision-name',
@@ -96,6 +119,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface gives no bound. A bound keeps answers small, and no storage keeps U+0000 or a lone surrogate faithfully.',
       spec: '2',
       operations: ['createPet'],
+      answers: [{ code: 'validation_failed', field: 'name' }],
     },
     {
       id: 'decision-category-id',
@@ -104,6 +128,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'A JSON number cannot carry larger integers exactly in JavaScript, and silently changing an id is worse than refusing it. The interface shows categories only as this reference, and JSON has one number type.',
       spec: '2',
       operations: ['createPet'],
+      answers: [{ code: 'validation_failed', field: 'categoryId' }],
     },
     {
       id: 'decision-body-limit',
@@ -112,6 +137,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface states no limit. A NewPet is well under 1 KiB, and a bound keeps one client from filling the server\'s memory.',
       spec: '8',
       operations: ['createPet'],
+      answers: [{ status: 413 }],
     },
     {
       id: 'decision-pet-id',
@@ -120,6 +146,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'Such an id is well formed and merely absent, while `abc` is no id at all.',
       spec: '4.3',
       operations: ['getPet'],
+      answers: [{ status: 404, operation: 'getPet', header: 'Deprecation' }, { code: 'invalid_parameter', operation: 'getPet' }],
     },
     {
       id: 'decision-deprecation-date',
@@ -128,6 +155,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface gives only the removal date.',
       spec: '4.3, 9',
       operations: ['getPet'],
+      answers: [{ operation: 'getPet', header: 'Deprecation' }],
     },
     {
       id: 'decision-deprecation-headers',
@@ -136,6 +164,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'A client that only ever sees errors still learns of the removal, and a 401 reveals nothing about paths.',
       spec: '4.3, 5.4',
       operations: ['getPet'],
+      answers: [{ operation: 'getPet', header: 'Deprecation' }, { status: 401, operation: 'getPet' }],
     },
     {
       id: 'decision-error-codes',
@@ -160,6 +189,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'A client whose connection broke after the pet was stored cannot tell whether it exists; with a key, its retry is safe. API keys are rotation credentials, not accounts, so a retry across a rotation must still find its pet.',
       spec: '4.2',
       operations: ['createPet'],
+      answers: [{ code: 'invalid_idempotency_key' }, { header: 'Idempotent-Replayed' }, { status: 409 }, { status: 422 }],
     },
     {
       id: 'decision-public',
@@ -176,6 +206,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'Internal details help an attacker, not a client; a 503 tells a client that a retry may succeed.',
       spec: '7',
       operations: ALL_OPERATIONS,
+      answers: [{ status: 500 }, { status: 503 }],
     },
     {
       id: 'decision-head',

@@ -128,6 +128,16 @@ button.secondary { color: var(--link); background: var(--background); border: 1p
 .decision:target { border-left-color: var(--accent); background: var(--surface); }
 .decision p { margin: 0.35rem 0; }
 .cite { color: var(--muted); white-space: nowrap; }
+.why { border-left: 4px solid var(--border); padding: 0.25rem 0.75rem; margin: 0.5rem 0; }
+.why summary { font-weight: 600; }
+.why ol { list-style: none; padding: 0; margin: 0.5rem 0; font-size: 0.9rem; }
+.why .passed { color: var(--ok-text); }
+.why .decided { color: var(--client-text); background: var(--client-background); font-weight: 700; }
+.why .skipped, .why .unreached { color: var(--muted); }
+.why p, .why ul { margin: 0.4rem 0; }
+.decision-note { background: var(--notice); border-left: 4px solid var(--notice-border); padding: 0.4rem 0.75rem; }
+.held { font-size: 0.9rem; border-left: 3px solid var(--border); padding-left: 0.75rem; }
+.held li { margin: 0.3rem 0; }
 footer.page { max-width: 82rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; color: var(--muted); font-size: 0.9rem; }
 @media (max-width: 60rem) {
   .layout { grid-template-columns: minmax(0, 1fr); }

@@ -318,9 +318,10 @@ describe('what the reference page shows', () => {
     assert.doesNotThrow(() => new Function(scripts[0] ?? ''), 'the console script parses');
   });
 
-  test('the reference page weighs under 100 KB with its stylesheet and script', async () => {
+  test('the reference page weighs under 112 KiB with its stylesheet and script', async () => {
     const bytes = Buffer.byteLength(await servedPage());
-    assert.ok(bytes < 100 * 1024, `${bytes} bytes`);
+    // 100 KiB until the console explained its answers (the order of checks, what gets past each, the answers the decisions shape): about 11 KB, 2.5 KB compressed. docs/reference-page.md says why.
+    assert.ok(bytes < 112 * 1024, `${bytes} bytes`);
   });
 });
 
