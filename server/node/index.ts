@@ -48,6 +48,10 @@ export { readJsonBodyOrAnswer } from './body.js';
 export type { BodyReading } from './body.js';
 /** Options of reading a JSON body: its limit, and the action its messages name. */
 export type { JsonBodyOptions } from '../core/index.js';
+/** A host JSON parser's refusal of a body (Express's error handler, Koa's middleware) answered as the bare handler answers the body. */
+export { koaParserErrors, parserErrorHandler } from './parser-errors.js';
+/** What the parser-error handlers are: Express's error handler, and the Koa context they need. */
+export type { KoaContextLike, ParserErrorHandler } from './parser-errors.js';
 /** Answers a thrown value as the Error body. */
 export { sendError } from './responses.js';
 /** Options of sendError. */

@@ -55,34 +55,45 @@ function headersOf(request: IncomingMessage): RequestHeaders {
 
 /**
  * A request as host frameworks hand it on: Express and Connect keep the original `url` when they
- * strip a mount prefix, and a body parser leaves what it read in `body`.
+ * strip a mount prefix, a body parser leaves what it read in `body`, and some keep the bytes in `rawBody`.
  */
-interface FrameworkRequest extends IncomingMessage {
-  originalUrl?: unknown;
-  body?: unknown;
-}
+type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown; rawBody?: unknown };
 
-/** The fix named whenever a host's body parser took the body and left nothing the handler can use. */
-const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser (in Fastify, with `app.use()` of @fastify/middie), or have the parser leave the parsed JSON in `request.body` (Express: `express.json()`; Koa: `bodyParser({ patchNode: true })` from @koa/bodyparser)';
+/** The fix named whenever a host's body parser took the body and left nothing the handler can use, one host a line. */
+const HOST_PARSER_FIX = [
+  'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body`',
+  ' (Express: `app.use(handler)` before `express.json()`, or `express.json()` in front',
+  '; Koa: the Petstore middleware before `bodyParser()`, or `bodyParser({ patchNode: true })`',
+  '; Fastify: `app.use(handler)` through @fastify/middie, not in a route',
+  '; hono: `createFetchHandler` with `context.req.raw`',
+  '; NestJS: `consumer.apply(handler)` or `app.use(handler)`, with `bodyParser: false` or the JSON parser in front',
+  '; hapi: a route with `payload: { parse: false, output: \'stream\' }`, or an `onRequest` extension)',
+].join('');
 
 /** The 500 for a body that a host's middleware read and left unusable: a setup mistake, so its message is the client's too. */
 function hostParserError(left: string): PetstoreError {
   return new PetstoreError('internal_error', `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`, { isPublic: true });
 }
 
+/** Where Express 5's JSON parser refused the body and an error handler swallowed its error: the client's JSON it could not parse. */
+const REFUSED_BY_PARSER = 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object';
+
 /**
  * The body of a request whose stream something before the handler has read (a host framework's body
- * parser), as it left it: JSON it parsed is taken as parsed, bytes (`express.raw()`) as the body,
- * anything else is a 500 at once, as no byte of the body will come.
+ * parser), as it left it: bytes (`express.raw()`, a `rawBody`) as the body, JSON it parsed as parsed,
+ * and a 500 at once for what tells nothing, as no byte of the body will come.
  */
 function takenBodyOf(request: FrameworkRequest): RequestBody {
   // Declared empty, it is empty, whatever a parser made of it: `express.json()` makes it `{}`.
   if (request.headers['content-length'] === '0') return NO_BODY;
-  const { body } = request;
+  const { body, rawBody }: { body?: unknown; rawBody?: unknown } = request;
   if (body instanceof Uint8Array) return bodyOf(body);
-  if (body === undefined) return failedBodyOf(hostParserError('nothing in `request.body`'));
-  // A text parser's (`express.text()`), which the handler cannot tell from a JSON string value.
-  if (typeof body === 'string') return failedBodyOf(hostParserError('text in `request.body`, not parsed JSON'));
+  // The bytes the parser read (Koa's `patchNode`, NestJS's `rawBody: true`): every answer is then the bare handler's.
+  if (rawBody instanceof Uint8Array || typeof rawBody === 'string') return bodyOf(typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody);
+  // Express 5's parser sets `body` before reading, and leaves it undefined only when it refused the body.
+  if (body === undefined) return failedBodyOf('body' in request ? new PetstoreError('invalid_json', REFUSED_BY_PARSER) : hostParserError('nothing in `request.body`'));
+  // Text as long as the body is a text parser's (`express.text()`); a JSON string value is always shorter than its body.
+  if (typeof body === 'string' && Buffer.byteLength(body) === Number(request.headers['content-length'])) return failedBodyOf(hostParserError('text in `request.body`, not parsed JSON'));
   return parsedBodyOf(body);
 }
 
@@ -92,6 +103,12 @@ function mountPathOf(request: FrameworkRequest): string | undefined {
   const url = request.url ?? '';
   if (typeof original !== 'string' || original === url || !original.endsWith(url)) return undefined;
   return original.slice(0, original.length - url.length);
+}
+
+/** Points `url` back at the original URL where a mount consumed the whole path (NestJS's `forRoutes('*path')` leaves `/`) and that URL is the handler's. */
+export function restoreWildcardMount(request: FrameworkRequest, isOwnTarget: (target: string) => boolean): void {
+  const { originalUrl } = request;
+  if (typeof originalUrl === 'string' && /^\/(\?|$)/.test(request.url ?? '') && isOwnTarget(originalUrl)) request.url = originalUrl;
 }
 
 /** Translates a `node:http` request into the core's plain request. */

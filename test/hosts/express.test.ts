@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import express from 'express';
 import type { RequestHandler } from 'express';
@@ -36,14 +37,51 @@ describe('Express 5 hosts (examples/hosts/express*.ts)', { timeout: 60_000 }, ()
     await closingAfter(listen(createJsonApp(API_KEYS)), (host) => assertSameAsBare(host, PARSED_CASES));
   });
 
-  test('Express 5 behind express.json() leaves JSON it cannot parse to Express, which answers its own 400 before the handler runs', async () => {
+  test('Express 5 behind express.json() with parserErrorHandler() answers JSON the parser refuses as the bare handler does, and leaves other errors to Express', async () => {
     await closingAfter(listen(createJsonApp(API_KEYS)), async (host) => {
+      await assertSameAsBare(host, [...PARSED_CASES, ...REFUSED_CASES, { name: 'a body over every limit', body: `{"name":"${'x'.repeat(150_000)}"}` }]);
+      // A content coding the parser does not know: its 415 becomes the interface's.
+      const coded = await call(host, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'content-encoding': 'compress' }, body: REX });
+      assert.deepEqual([coded.status, (coded.json as { code?: unknown }).code], [415, 'unsupported_media_type']);
+      // A refused body on a route of the app's own stays Express's to answer.
+      const order = await call(host, 'POST', '/orders', { headers: { 'content-type': 'application/json' }, body: '{"item":' });
+      assert.deepEqual([order.status, order.headers['content-type']?.startsWith('text/html')], [400, true]);
+    });
+  });
+
+  test('Express 5 behind express.json() with a chunked body over the parser\'s limit answers the bare handler\'s 413', async () => {
+    await closingAfter(listen(createJsonApp(API_KEYS)), async (host) => {
+      const chunks = Readable.from([Buffer.from('{"name":"'), Buffer.alloc(120_000, 0x78), Buffer.from('"}')]);
+      const reply = await fetch(`${host.origin}/v1/pets`, { method: 'POST', headers: JSON_POST, body: chunks, duplex: 'half' } as RequestInit);
+      assert.deepEqual([reply.status, await reply.json()], [413, { code: 'payload_too_large', message: 'Cannot create pet: the body must be at most 65536 bytes', status: 413 }]);
+    });
+  });
+
+  test('Express 5 behind express.json({ strict: false }) answers a JSON string, number, array or null as the bare handler does, not a 500', async () => {
+    const logged: unknown[] = [];
+    const values = ['"Rex"', '"{\\"name\\":\\"Rex\\",\\"categoryId\\":1}"', '7', 'null', 'true', '[]'].map((body) => ({ name: body, body }));
+    await closingAfter(listen(appBehind(express.json({ strict: false }), logged)), (host) => assertSameAsBare(host, [...PARSED_CASES, ...values]));
+    assert.deepEqual(logged, []);
+  });
+
+  test('Express 5 behind express.json() and an error handler that swallows its error answers JSON it cannot parse with a 400 invalid_json, not a 500', async () => {
+    const logged: unknown[] = [];
+    const app = express();
+    app.use(express.json());
+    app.use(((_error, _request, _response, next) => next()) as express.ErrorRequestHandler);
+    app.use(createHandler({ store: createPetstore(), apiKeys: API_KEYS, logError: (error) => logged.push(error) }));
+    await closingAfter(listen(app), async (host) => {
       for (const refused of REFUSED_CASES) {
         const reply = await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: refused.body });
-        assert.equal(reply.status, 400, refused.name);
-        assert.match(reply.headers['content-type'] ?? '', /^text\/html/, refused.name);
+        assert.deepEqual([reply.status, reply.json], [400, {
+          code: 'invalid_json',
+          message: 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object',
+          status: 400,
+        }], refused.name);
       }
+      assert.equal((await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: REX })).status, 201);
     });
+    assert.deepEqual(logged, []);
   });
 
   test('Express 5 under /api answers as the bare handler does, with /api in Location and Link', async () => {

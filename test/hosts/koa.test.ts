@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import { createApp as createJsonApp } from '../../examples/hosts/koa-json.js';
 import { createApp, petstoreMiddleware } from '../../examples/hosts/koa.js';
 import { createPetstore } from '../../lib/index.js';
 import { createHandler } from '../../server/node/index.js';
@@ -16,6 +18,17 @@ const REX = '{"name":"Rex","categoryId":1}';
 const isProtoCase = (create: CreateCase): boolean => create.name === 'a __proto__ field';
 const KOA_PARSED = PARSED_CASES.filter((create) => !isProtoCase(create));
 const KOA_REFUSED = [...PARSED_CASES.filter(isProtoCase), ...REFUSED_CASES.slice(0, 2)];
+
+/** A create with an empty chunked body (`Transfer-Encoding: chunked`, no chunk), which co-body reads as `{}`. */
+function postEmptyChunked(origin: string): Promise<{ status: number | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...JSON_POST, 'transfer-encoding': 'chunked' };
+    request(`${origin}/v1/pets`, { method: 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode, text }));
+    }).on('error', reject).end();
+  });
+}
 
 /** A Koa app with @koa/bodyparser before the handler, whose errors are kept in `logged`. */
 function appBehindParser(options: { patchNode: boolean }, logged: unknown[]): Koa {
@@ -49,6 +62,25 @@ describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
         const reply = await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: refused.body });
         assert.deepEqual([reply.status, reply.headers['content-type']], [400, 'text/plain; charset=utf-8'], refused.name);
       }
+    });
+  });
+
+  test('Koa 3 behind bodyParser({ patchNode: true }) with koaParserErrors() answers every create, JSON the parser refuses and an empty chunked body included, a list and a 401 as the bare handler does', async () => {
+    const app = createJsonApp(API_KEYS);
+    // Koa would print the error of the app's own route that it answers itself.
+    app.silent = true;
+    await closingAfter(listen(app.callback()), async (host) => {
+      await assertSameAsBare(host, [...PARSED_CASES, ...REFUSED_CASES]);
+      const empty = await postEmptyChunked(host.origin);
+      assert.deepEqual([empty.status, JSON.parse(empty.text)], [400, { code: 'invalid_json', message: 'Cannot create pet: the body is empty; send a JSON object', status: 400 }]);
+      assert.deepEqual([(await call(host, 'POST', '/elsewhere', { headers: JSON_POST, body: '{"a":' })).status], [400]);
+    });
+  });
+
+  test('Koa 3 behind bodyParser({ patchNode: true }) takes the bytes it keeps: an empty chunked body is invalid_json, as the bare handler answers it', async () => {
+    await closingAfter(listen(appBehindParser({ patchNode: true }, []).callback()), async (host) => {
+      const empty = await postEmptyChunked(host.origin);
+      assert.deepEqual([empty.status, (JSON.parse(empty.text) as { code?: unknown }).code], [400, 'invalid_json']);
     });
   });
 
