@@ -28,9 +28,33 @@ export function cpuTicksOfStat(stat: string): number {
 /** Clock ticks per second of `/proc`'s times (`getconf CLK_TCK`): 100 on every Linux port Node runs on. */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
-/** Microseconds of CPU, user and system, that the process `pid` and all its threads have used so far. */
+/**
+ * The nanoseconds a thread has run, from the text of its `/proc/<pid>/task/<tid>/schedstat` (the
+ * first of its three fields, counted by the scheduler to the nanosecond), or undefined when the
+ * kernel does not keep it (the file is missing, or reads `0 0 …` for a thread that has run).
+ */
+export function runNanosecondsOfSchedstat(schedstat: string): number | undefined {
+  const ran = Number(schedstat.trim().split(/\s+/)[0]);
+  return Number.isSafeInteger(ran) && ran > 0 ? ran : undefined;
+}
+
+/**
+ * Microseconds of CPU, user and system, that the process `pid` and all its threads have used so far:
+ * the sum of its threads' `schedstat` run times, exact to the nanosecond, or, where the kernel does
+ * not keep them, its `/proc/<pid>/stat` utime + stime, which counts whole clock ticks (10 ms).
+ */
 export async function processCpuMicroseconds(pid: number): Promise<number> {
-  return (cpuTicksOfStat(await readFile(`/proc/${pid}/stat`, 'utf8')) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+  const threads = await readdir(`/proc/${pid}/task`);
+  let nanoseconds = 0;
+  for (const thread of threads) {
+    // A thread may end between the listing and the read: it has then stopped adding time.
+    const text = await readFile(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const ran = runNanosecondsOfSchedstat(text);
+    if (ran === undefined) return (cpuTicksOfStat(await readFile(`/proc/${pid}/stat`, 'utf8')) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+    nanoseconds += ran;
+  }
+  return nanoseconds / 1000;
 }
 
 /** The cores each thread of a process may run on, from `Cpus_allowed_list` of `/proc/<pid>/task/<tid>/status`. */

@@ -41,6 +41,19 @@ interface GaugeBuild {
   start: StartCommand;
 }
 
+/** The requests the reads' warm-up sends; wrk needs a scenario for its URL, the script chooses the requests. */
+const READS_WARM_UP = SCENARIOS.find((scenario) => scenario.name === 'GET /v1/pets/42') as (typeof SCENARIOS)[number];
+
+/** A wrk script that sends the read routes in turn, so one warm-up readies them all. */
+function readsWarmUpScript(): string {
+  const requests = SCENARIOS.filter((scenario) => scenario.method === 'GET').map((scenario) => {
+    const headers = scenario.isAuthenticated ? `{ ["Authorization"] = "Bearer ${BENCH_KEY}" }` : '{}';
+    return `    wrk.format("GET", "${scenario.path}", ${headers}),`;
+  });
+  return ['local requests', 'local counter = 0', 'init = function(args)', '  requests = {', ...requests, '  }', 'end',
+    'request = function()', '  counter = counter + 1', '  return requests[(counter % #requests) + 1]', 'end', ''].join('\n');
+}
+
 /** The settings of one run. */
 interface GaugeSettings {
   against: string | undefined;
@@ -178,25 +191,33 @@ async function main(): Promise<void> {
       await writeFile(file, luaScript(scenario));
       return file;
     }));
+    const readsWarmUp = join(scripts, 'reads-warm-up.lua');
+    await writeFile(readsWarmUp, readsWarmUpScript());
     for (let round = 0; round < settings.rounds; round++) {
-      const servers = [
-        { isCurrent: true, ...(await startBuild(current)) },
-        { isCurrent: false, ...(await startBuild(against)) },
-      ];
+      const builds = round % 2 === 0 ? [current, against] : [against, current];
+      const servers: { isCurrent: boolean; child: ChildProcess; origin: string; pid: number }[] = [];
+      // The share of the measured seconds each server spent on the CPU, to show whether it was the bottleneck.
+      const busy = new Map<boolean, number>();
       try {
+        for (const build of builds) servers.push({ isCurrent: build === current, ...(await startBuild(build)) });
+        // The reads warm up together, so the store still holds the 1,000 pets when they are measured;
+        // each create warms up on its own, after the reads.
+        for (const server of servers) await wrk(server.origin, READS_WARM_UP, readsWarmUp, settings.warmupSeconds, 50);
         for (const [index, scenario] of SCENARIOS.entries()) {
           // Which build goes first alternates route by route and round by round.
           const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
           for (const server of order) {
             const script = scriptFiles[index] as string;
-            await wrk(server.origin, scenario, script, settings.warmupSeconds, 50);
+            if (scenario.method === 'POST') await wrk(server.origin, scenario, script, settings.warmupSeconds, 50);
             const before = await processCpuMicroseconds(server.pid);
             const { requests } = parseWrk(await wrk(server.origin, scenario, script, settings.durationSeconds, 50), scenario);
-            const perRequest = ((await processCpuMicroseconds(server.pid)) - before) / requests;
-            (server.isCurrent ? samples[index]?.current : samples[index]?.against)?.push(perRequest);
+            const used = (await processCpuMicroseconds(server.pid)) - before;
+            (server.isCurrent ? samples[index]?.current : samples[index]?.against)?.push(used / requests);
+            busy.set(server.isCurrent, used / (settings.durationSeconds * 10_000));
           }
           const sample = samples[index] as RouteSamples;
-          log(`round ${round + 1}/${settings.rounds} ${scenario.name.padEnd(42)} this build ${(sample.current.at(-1) ?? 0).toFixed(1).padStart(6)} µs  ${againstRevision} ${(sample.against.at(-1) ?? 0).toFixed(1).padStart(6)} µs`);
+          const figure = (microseconds: number | undefined, isCurrent: boolean): string => `${(microseconds ?? 0).toFixed(1).padStart(6)} µs (busy ${(busy.get(isCurrent) ?? 0).toFixed(0)} %)`;
+          log(`round ${round + 1}/${settings.rounds} ${scenario.name.padEnd(42)} this build ${figure(sample.current.at(-1), true)}  ${againstRevision} ${figure(sample.against.at(-1), false)}`);
         }
       } finally {
         await Promise.all(servers.map(({ child }) => stopProcess(child)));
