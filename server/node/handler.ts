@@ -27,11 +27,7 @@ function answer(request: IncomingMessage, response: ServerResponse, reply: CoreR
   writeResponse(response, reply);
 }
 
-/**
- * Answers a `node:http` request with the request core: a thin translation with the connection-level
- * care in this folder. The standalone server's `observation` learns when the core took the request
- * and what it answered.
- */
+/** Answers a `node:http` request with the request core and this folder's care of the connection; `observation` learns when and what. */
 export function answerWithCore(core: RequestCore, request: IncomingMessage, response: ServerResponse, observation?: Observation): void {
   observation?.enterCore();
   const reply = core.handle(toCoreRequest(request, response));
@@ -39,10 +35,7 @@ export function answerWithCore(core: RequestCore, request: IncomingMessage, resp
   else answer(request, response, reply, observation);
 }
 
-/**
- * Creates the request listener for the interface [spec 4, 5, 7], for mounting in a `node:http`
- * server or a framework; requests outside the base path go to `next` when one is given.
- */
+/** Creates the request listener for the interface [spec 4, 5, 7] for a `node:http` server or a framework; `next` gets other paths. */
 export function createHandler(options: HandlerOptions): PetstoreHandler {
   const core = createRequestCore(options, 'createHandler');
   return function handlePetstore(request, response, next) {

@@ -7,19 +7,15 @@ import { failedBodyOf, parsedBodyOf } from '../core/request.js';
 /** Responses whose request said `Expect: 100-continue` and that wait for the server to ask for the body. */
 const awaitingContinue = new WeakSet<ServerResponse>();
 
-/**
- * The server's `checkContinue` listener, before the request listener: `100 Continue` is sent only once
- * the core starts reading the body, so a request refused on its head (401, 413, 415) never uploads it.
- */
+/** The server's `checkContinue` listener: `100 Continue` goes once the core reads the body, so a request refused on its head never uploads it. */
 export function deferContinue(response: ServerResponse): void {
   awaitingContinue.add(response);
 }
 
 /**
- * Reads a Node request body chunk by chunk; stops (pausing the socket) when `onChunk` says so. The
- * listeners stay on the request, which they do not outlive: a promise settles once, so whatever
- * they hear after that changes nothing, and the `error` listener keeps a late error from going
- * unhandled. Four `on` and four `off` per request were most of what reading a small body cost here.
+ * Reads a Node request body chunk by chunk; stops (pausing the socket) when `onChunk` says so. The listeners
+ * stay on the request: the promise settles once, and the `error` listener keeps a late error handled (four
+ * `on` and four `off` per request were most of what reading a small body cost).
  */
 function readNodeBody(request: IncomingMessage, response: ServerResponse, onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
   // Its `close` has been and gone: listening for it would wait forever.
@@ -39,10 +35,7 @@ function readNodeBody(request: IncomingMessage, response: ServerResponse, onChun
   });
 }
 
-/**
- * The request's headers as the core expects them. Node keeps only the first of several `Host` fields,
- * so they are joined here as RFC 9110 §5.3 has it, and the core can refuse them (RFC 9112 §3.2).
- */
+/** The request's headers for the core: several `Host` fields, of which Node keeps the first, joined [RFC 9110 §5.3] for the core to refuse [RFC 9112 §3.2]. */
 function headersOf(request: IncomingMessage): RequestHeaders {
   const raw = request.rawHeaders;
   let hosts: string[] | undefined;
@@ -53,36 +46,18 @@ function headersOf(request: IncomingMessage): RequestHeaders {
   return hosts === undefined || hosts.length < 2 ? request.headers : { ...request.headers, host: hosts.join(', ') };
 }
 
-/**
- * A request as host frameworks hand it on: Express and Connect keep the original `url` when they
- * strip a mount prefix, a body parser leaves what it read in `body`, and some keep the bytes in `rawBody`.
- */
+/** A request as host frameworks hand it on: the URL before a mount stripped its prefix, a parser's `body`, the bytes it read. */
 type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown; rawBody?: unknown };
 
-/** The fix named whenever a host's body parser took the body and left nothing the handler can use, one host a line. */
-const HOST_PARSER_FIX = [
-  'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body`',
-  ' (Express: `app.use(handler)` before `express.json()`, or `express.json()` in front',
-  '; Koa: the Petstore middleware before `bodyParser()`, or `bodyParser({ patchNode: true })`',
-  '; Fastify: `app.use(handler)` through @fastify/middie, not in a route',
-  '; hono: `createFetchHandler` with `context.req.raw`',
-  '; NestJS: `consumer.apply(handler)` or `app.use(handler)`, with `bodyParser: false` or the JSON parser in front',
-  '; hapi: a route with `payload: { parse: false, output: \'stream\' }`, or an `onRequest` extension)',
-].join('');
+/** The fix named whenever a host's body parser took the body and left nothing the handler can use: the general one, then each host's. */
+const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body` (Express: `app.use(handler)` before `express.json()`, or `express.json()` in front; Koa: the Petstore middleware before `bodyParser()`, or `bodyParser({ patchNode: true })`; Fastify: `app.use(handler)` through @fastify/middie, not in a route; hono: `createFetchHandler` with `context.req.raw`; NestJS: `consumer.apply(handler)` or `app.use(handler)`, with `bodyParser: false` or the JSON parser in front; hapi: a route with `payload: { parse: false, output: \'stream\' }`, or an `onRequest` extension)';
 
 /** The 500 for a body that a host's middleware read and left unusable: a setup mistake, so its message is the client's too. */
 function hostParserError(left: string): PetstoreError {
   return new PetstoreError('internal_error', `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`, { isPublic: true });
 }
 
-/** Where Express 5's JSON parser refused the body and an error handler swallowed its error: the client's JSON it could not parse. */
-const REFUSED_BY_PARSER = 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object';
-
-/**
- * The body of a request whose stream something before the handler has read (a host framework's body
- * parser), as it left it: bytes (`express.raw()`, a `rawBody`) as the body, JSON it parsed as parsed,
- * and a 500 at once for what tells nothing, as no byte of the body will come.
- */
+/** The body of a request whose stream a host's parser read, as it left it: bytes as the body, JSON as parsed, else an answer at once. */
 function takenBodyOf(request: FrameworkRequest): RequestBody {
   // Declared empty, it is empty, whatever a parser made of it: `express.json()` makes it `{}`.
   if (request.headers['content-length'] === '0') return NO_BODY;
@@ -90,8 +65,9 @@ function takenBodyOf(request: FrameworkRequest): RequestBody {
   if (body instanceof Uint8Array) return bodyOf(body);
   // The bytes the parser read (Koa's `patchNode`, NestJS's `rawBody: true`): every answer is then the bare handler's.
   if (rawBody instanceof Uint8Array || typeof rawBody === 'string') return bodyOf(typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody);
-  // Express 5's parser sets `body` before reading, and leaves it undefined only when it refused the body.
-  if (body === undefined) return failedBodyOf('body' in request ? new PetstoreError('invalid_json', REFUSED_BY_PARSER) : hostParserError('nothing in `request.body`'));
+  // Express 5's parser sets `body` before reading, and leaves it undefined only when it refused the body (an error handler swallowed why).
+  if (body === undefined && 'body' in request) return failedBodyOf(new PetstoreError('invalid_json', 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object'));
+  if (body === undefined) return failedBodyOf(hostParserError('nothing in `request.body`'));
   // Text as long as the body is a text parser's (`express.text()`); a JSON string value is always shorter than its body.
   if (typeof body === 'string' && Buffer.byteLength(body) === Number(request.headers['content-length'])) return failedBodyOf(hostParserError('text in `request.body`, not parsed JSON'));
   return parsedBodyOf(body);
