@@ -197,7 +197,7 @@ const SCRIPT = String.raw`(function () {
   }
   function cite(parent, clause) {
     if (!/^\d/.test(clause)) return add(parent, 'span', 'cite', ' [' + clause + ']');
-    var node = add(parent, 'span', 'cite', ' [spec ');
+    var node = add(parent, 'span', 'cite', ' \x5bspec ');
     clause.split(', ').forEach(function (number, at) {
       if (at > 0) node.appendChild(document.createTextNode(', '));
       var link = add(node, 'a', '', number);

@@ -1,4 +1,6 @@
 import { sha256Base64 } from '../digest.js';
+import { HELD_CLAUSES, REPOSITORY_FILES_URL } from './conformance-map.js';
+import type { CitedFile, HeldClause } from './conformance-map.js';
 import { escapeHtml, pageSecurityPolicy, pageStart } from './html.js';
 import { INTERFACE_HTML, INTERFACE_SECTIONS, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';
@@ -15,11 +17,49 @@ function contentsHtml(): string {
   return `<nav class="contents" aria-label="Sections"><h2>Sections</h2><ul>${items.join('')}</ul></nav>`;
 }
 
+/** A cited file and its names: the path a link to the repository where the package names one, else a path to open in a clone. */
+function citedHtml(files: readonly CitedFile[], filesUrl: string | undefined, quote: (name: string) => string): string {
+  return files.map((file) => {
+    const path = `<code>${escapeHtml(file.path)}</code>`;
+    const where = filesUrl === undefined ? path : `<a href="${escapeHtml(filesUrl + file.path)}">${path}</a>`;
+    return [where, ...file.names.map(quote)].join(' ');
+  }).join('; ');
+}
+
+/** What holds one clause: the spec's words, then the code symbols and the test names. */
+function heldHtml(clause: HeldClause, filesUrl: string | undefined): string {
+  const label = clause.labelHtml === '' ? '' : `<strong>${clause.labelHtml}</strong>: `;
+  const code = clause.codeNoteHtml ?? citedHtml(clause.code, filesUrl, (name) => `<code>${escapeHtml(name)}</code>`);
+  const tests = clause.testsNoteHtml ?? citedHtml(clause.tests, filesUrl, (name) => `“${escapeHtml(name)}”`);
+  return `<li>${label}${clause.saysHtml}<br>Code: ${code}${tests === '' ? '' : `<br>Tests: ${tests}`}</li>`;
+}
+
+/** Options of textWithHeldClauses. */
+export interface HeldClausesOptions {
+  /** Where a repository path opens; undefined shows paths to open in a clone. */
+  filesUrl: string | undefined;
+}
+
+/**
+ * The interface's text (HTML) with, at the end of each numbered section, the clauses that cite it
+ * (docs/spec-conformance.md's table, generated into conformance-map.ts), each with the code and tests that hold it.
+ */
+export function textWithHeldClauses(html: string, clauses: readonly HeldClause[], options: HeldClausesOptions): string {
+  const where = options.filesUrl === undefined ? 'paths from the root of a clone of the repository' : 'each file linked in the repository';
+  return html.split(/(?=<h[23] id="spec-)/).map((part) => {
+    const section = /^<h[23] id="spec-([\d.]+)"/.exec(part)?.[1] ?? '';
+    const held = clauses.filter((clause) => clause.sections.includes(section));
+    if (held.length === 0) return part;
+    return `${part}<details class="held" id="held-${section}"><summary>How this server holds §${section}: ${held.length === 1 ? 'one clause' : `${held.length} clauses`}, the code and the tests</summary><ul>${held.map((clause) => heldHtml(clause, options.filesUrl)).join('')}</ul><p class="hint">From docs/spec-conformance.md; ${where}.</p></details>\n`;
+  }).join('');
+}
+
 /**
  * The interface's own text (docs/interface.md, generated into this module by `npm run
  * interface-text`), served at `{basePath}/docs/interface` with an anchor per numbered section
  * (`#spec-4.1`), which every `[spec 4.1]` of the reference page links to. The same stylesheet as the
  * reference page, no script at all, and links relative to the page, so a mount prefix keeps them right.
+ * Each section ends with the clauses that cite it and the code and tests that hold them.
  */
 export function renderInterfacePage(): ReferencePage {
   const html = `${pageStart(INTERFACE_TITLE, INTERFACE_TITLE, REFERENCE_STYLES)}
@@ -28,7 +68,7 @@ export function renderInterfacePage(): ReferencePage {
 <div class="layout">
 ${contentsHtml()}
 <main id="main" class="interface-text">
-${INTERFACE_HTML}
+${textWithHeldClauses(INTERFACE_HTML, HELD_CLAUSES, { filesUrl: REPOSITORY_FILES_URL })}
 </main>
 </div>
 </body>
