@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
-import { createHandler } from '../../../server/node/index.js';
+import { createHandler, koaParserErrors, parserErrorHandler } from '../../../server/node/index.js';
 import { listen } from '../../hosts/host-checks.js';
 import { AUTH, call, JSON_POST } from '../../support/http.js';
 import type { Reply } from '../../support/http.js';
@@ -76,6 +76,47 @@ describe('createHandler() behind a host that read the body first', { timeout: 60
       assert.equal(logged.length, 1);
     });
   }
+
+  test('createHandler() reads the bytes a parser kept in request.rawBody, as a Buffer or as text, before what it parsed', async () => {
+    for (const keep of [(bytes: Buffer) => bytes, (bytes: Buffer) => bytes.toString('utf8')]) {
+      const logged: unknown[] = [];
+      const handler = createHandler({ store: createPetstore(), apiKeys: ['test-key-0123456789'], logError: (error) => logged.push(error) });
+      const host = await listen((request: ParsedRequest, response: ServerResponse) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
+          Reflect.set(request, 'rawBody', keep(Buffer.concat(chunks)));
+          request.body = {};
+          handler(request, response);
+        });
+      });
+      try {
+        const reply = await call(host, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'transfer-encoding': 'chunked' }, body: '' });
+        assert.deepEqual([reply.status, (reply.json as { code?: unknown }).code], [400, 'invalid_json']);
+        assert.equal((await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: REX })).status, 201);
+      } finally {
+        await host.close();
+      }
+      assert.deepEqual(logged, []);
+    }
+  });
+
+  test('parserErrorHandler() and koaParserErrors() hand on an error that is no parser\'s refusal of a body, untouched', async () => {
+    const handler = createHandler({ store: createPetstore(), apiKeys: ['test-key-0123456789'] });
+    const host = await listen((request, response) => {
+      const passed: unknown[] = [];
+      for (const error of [null, 'text', new Error('other'), Object.assign(new Error('big'), { type: 'entity.too.large' })]) parserErrorHandler(handler)(error, request, response, (next) => passed.push(next));
+      response.end(String(passed.length));
+    });
+    try {
+      assert.equal((await call(host, 'GET', '/v1/pets')).text, '4');
+    } finally {
+      await host.close();
+    }
+    const other = new Error('other');
+    const context = { req: {} as IncomingMessage, res: {} as ServerResponse };
+    await assert.rejects(koaParserErrors(handler)(context, () => Promise.reject(other)), (error) => error === other);
+    assert.equal(await koaParserErrors(handler)(context, () => Promise.resolve()), undefined);
+  });
 
   test('createHandler() still answers a body refused on its head as it always does, read or not', async () => {
     const { reply, logged } = await behindParser(undefined, REX, { ...AUTH, 'content-type': 'text/plain' });
