@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { HELD_CLAUSES } from '../../extras/docs-site/reference/conformance-map.js';
 import { ERROR_CODES } from '../../lib/index.js';
 import { API_KEY, startTestServer } from '../support/http.js';
 import type { TestServer } from '../support/http.js';
@@ -183,5 +184,28 @@ describe('the reference page in Chromium', () => {
       const violations = violationsOf(await page.evaluate(RUN_AXE));
       assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     }, { bypassCSP: true });
+  });
+
+  test('the interface\'s text ends each section with the clauses that cite it, each with the code symbols and test names that hold it, opened on demand', async (context) => {
+    if (chromium.skip !== false) return context.skip(chromium.skip);
+    await withReferencePage(async (page, server, problems) => {
+      await page.goto(`${server.url}/docs/interface#spec-5.4`);
+      const held = page.locator('details#held-5\\.4');
+      assert.ok(!(await held.locator('ul').isVisible()), 'closed until opened');
+      await held.locator('summary').click();
+      const clause = HELD_CLAUSES.find((entry) => entry.sections.includes('5.4'));
+      assert.ok(clause !== undefined);
+      const text = (await held.locator('li').innerText()).replaceAll('\n', ' ');
+      for (const file of [...clause.code, ...clause.tests]) {
+        assert.ok(text.includes(file.path), `${file.path} in ${text}`);
+        for (const name of file.names) assert.ok(text.includes(name), `${name} in ${text}`);
+      }
+      assert.match(await held.locator('.hint').innerText(), /paths from the root of a clone/);
+      const shown = await page.locator('details.held li').count();
+      assert.equal(shown, HELD_CLAUSES.reduce((count, entry) => count + entry.sections.length, 0), 'every clause under every section it cites');
+      const sectionsHeld = await page.locator('details.held').evaluateAll((boxes) => boxes.map((box) => box.id));
+      assert.deepEqual(sectionsHeld, [...new Set(HELD_CLAUSES.flatMap((entry) => entry.sections))].sort((left, right) => left.localeCompare(right, 'en', { numeric: true })).map((section) => `held-${section}`));
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], foreignRequests: [] });
+    });
   });
 });
