@@ -1,6 +1,6 @@
 /**
  * The host guides as a user meets them: the packed tarball installed in a new project beside
- * Express 5, Koa 3, Fastify 5 and hono, each guide of examples/hosts/ written into it as
+ * Express 5, Koa 3, Fastify 5, hono, NestJS 11 and hapi 21, each guide of examples/hosts/ written into it as
  * docs/embedding.md shows it, and run there by tsx and checked there by tsc, against the package's
  * built files. The frameworks are the test tools' own install, linked into the project: the install
  * stays offline.
@@ -25,25 +25,25 @@ const TOOLS = join(ROOT, 'test', 'tools', 'node_modules');
 
 /** The packages a user of the guides installs beside the Petstore, with the test tools' copies linked in; @types/node is the project's own. */
 const HOST_PACKAGES: readonly [string, string][] = [
-  ...['express', 'koa', '@koa/bodyparser', 'fastify', '@fastify/middie', 'hono', '@types/express', '@types/koa'].map((name): [string, string] => [name, join(TOOLS, name)]),
+  ...['express', 'koa', '@koa/bodyparser', 'fastify', '@fastify/middie', 'hono', '@types/express', '@types/koa', '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/platform-fastify', 'reflect-metadata', 'rxjs', '@hapi/hapi'].map((name): [string, string] => [name, join(TOOLS, name)]),
   ['@types/node', join(ROOT, 'node_modules', '@types', 'node')],
 ];
 
-/** A pet the interface stores, and one it refuses: the create a guide's reader tries first. */
+/** A pet the interface stores, one it refuses, and JSON cut short: the creates a guide's reader tries first. */
 const VALID = '{"name":"Rex","categoryId":1}';
 const INVALID = '{"name":"","categoryId":1}';
+const MALFORMED = '{"name":"Rex",';
 
 /**
- * The consumer's own program: every guide's app started on a free port, one valid and one invalid
- * create sent to each, and the typed client with default options creating a pet on a storage without
+ * The consumer's own program: every guide's app started on a free port, one valid, one invalid and
+ * one malformed create sent to each, and the typed client with default options creating a pet on a storage without
  * `insertOnce`. It prints one JSON line per host.
  */
 const CHECK = `
 import { createServer } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyParser } from '@koa/bodyparser';
-import Koa from 'koa';
+import { Logger } from '@nestjs/common';
 import { createPetstore } from 'petstore-reference';
 import type { NewPet, Pet, PetStorage } from 'petstore-reference';
 import { PetstoreClient } from 'petstore-reference/client';
@@ -52,11 +52,17 @@ import { createApp as expressWithParser } from './hosts/express-json.js';
 import { createApp as expressUnderPrefix } from './hosts/express-prefix.js';
 import { createApp as expressPlain } from './hosts/express.js';
 import { createApp as fastifyApp } from './hosts/fastify.js';
+import { createApp as hapiApp } from './hosts/hapi.js';
 import { serve } from './hosts/hono-node.js';
 import { createApp as honoApp } from './hosts/hono.js';
-import { createApp as koaApp, petstoreMiddleware } from './hosts/koa.js';
+import { createApp as koaWithParser } from './hosts/koa-json.js';
+import { createApp as koaApp } from './hosts/koa.js';
+import { createApp as nestFastifyApp } from './hosts/nestjs-fastify.js';
+import { createApp as nestExpressApp } from './hosts/nestjs.js';
 
 const KEYS = ${JSON.stringify(API_KEYS)};
+// Nest's start-up lines would mix with the lines this program prints.
+Logger.overrideLogger(false);
 const AUTH = { authorization: \`Bearer \${KEYS[0]}\`, 'content-type': 'application/json' };
 
 interface Listening { origin: string; close(): Promise<void> }
@@ -67,12 +73,11 @@ async function onNode(listener: RequestListener): Promise<Listening> {
   return { origin: \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`, close: () => new Promise((done) => server.close(() => done())) };
 }
 
-/** Koa with @koa/bodyparser before the Petstore, as docs/embedding.md says to configure it. */
-function koaBehindParser(): Koa {
-  const app = new Koa();
-  app.use(bodyParser({ patchNode: true }));
-  app.use(petstoreMiddleware(createHandler({ store: createPetstore(), apiKeys: KEYS })));
-  return app;
+/** A NestJS app of either adapter, started as its guide says. */
+async function onNest(app: Promise<{ listen(port: number, host: string): Promise<unknown>; getUrl(): Promise<string>; close(): Promise<void> }>): Promise<Listening> {
+  const nest = await app;
+  await nest.listen(0, '127.0.0.1');
+  return { origin: (await nest.getUrl()).replace('[::1]', '127.0.0.1'), close: () => nest.close() };
 }
 
 const HOSTS: [string, string, () => Promise<Listening>][] = [
@@ -80,7 +85,7 @@ const HOSTS: [string, string, () => Promise<Listening>][] = [
   ['Express 5 before its parser', '', () => onNode(expressPlain(KEYS))],
   ['Express 5 under /api', '/api', () => onNode(expressUnderPrefix(KEYS))],
   ['Koa 3 before @koa/bodyparser', '', () => onNode(koaApp(KEYS).callback())],
-  ['Koa 3 behind @koa/bodyparser', '', () => onNode(koaBehindParser().callback())],
+  ['Koa 3 behind @koa/bodyparser', '', () => onNode(koaWithParser(KEYS).callback())],
   ['Fastify 5 with @fastify/middie', '', async () => {
     const app = await fastifyApp(KEYS);
     const origin = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -89,6 +94,13 @@ const HOSTS: [string, string, () => Promise<Listening>][] = [
   ['hono on node:http', '/api', async () => {
     const server = await serve(honoApp(KEYS).fetch, 0);
     return { origin: \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`, close: () => new Promise((done) => server.close(() => done())) };
+  }],
+  ['NestJS 11 on Express', '', () => onNest(nestExpressApp(KEYS))],
+  ['NestJS 11 on Fastify', '', () => onNest(nestFastifyApp(KEYS))],
+  ['hapi 21', '', async () => {
+    const server = hapiApp(KEYS);
+    await server.start();
+    return { origin: server.info.uri, close: () => server.stop() };
   }],
 ];
 
@@ -105,7 +117,8 @@ for (const [host, prefix, start] of HOSTS) {
   try {
     const valid = await create(listening.origin, \`\${prefix}/v1/pets\`, ${JSON.stringify(VALID)});
     const invalid = await create(listening.origin, \`\${prefix}/v1/pets\`, ${JSON.stringify(INVALID)});
-    console.log(JSON.stringify({ host, prefix, valid, invalid }));
+    const malformed = await create(listening.origin, \`\${prefix}/v1/pets\`, ${JSON.stringify(MALFORMED)});
+    console.log(JSON.stringify({ host, prefix, valid, invalid, malformed }));
   } finally {
     await listening.close();
   }
@@ -146,9 +159,10 @@ interface HostLine {
   prefix: string;
   valid: { status: number; location: string | null; body: string; ms: number };
   invalid: { status: number; location: string | null; body: string; ms: number };
+  malformed: { status: number; location: string | null; body: string; ms: number };
 }
 
-describe('the packed package in a new project beside Express 5, Koa 3, Fastify 5 and hono, as the guides show', () => {
+describe('the packed package in a new project beside Express 5, Koa 3, Fastify 5, hono, NestJS 11 and hapi 21, as the guides show', () => {
   let work = '';
   let consumer = '';
 
@@ -175,22 +189,24 @@ describe('the packed package in a new project beside Express 5, Koa 3, Fastify 5
     await rm(work, { recursive: true, force: true });
   });
 
-  test('every guide answers a valid create with 201 and its Location, and an invalid one with the interface\'s 400, and the typed client creates a pet on a storage without insertOnce', { timeout: 120_000 }, async (context) => {
+  test('every guide answers a valid create with 201 and its Location, an invalid one and JSON cut short with the interface\'s 400s, and the typed client creates a pet on a storage without insertOnce', { timeout: 120_000 }, async (context) => {
     const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['check.ts'], { cwd: consumer, env: consumerEnv() });
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     const hosts = lines.filter((line): line is HostLine & Record<string, unknown> => 'host' in line);
     assert.deepEqual(hosts.map((line) => line.host), [
       'Express 5 behind express.json()', 'Express 5 before its parser', 'Express 5 under /api', 'Koa 3 before @koa/bodyparser',
-      'Koa 3 behind @koa/bodyparser', 'Fastify 5 with @fastify/middie', 'hono on node:http',
+      'Koa 3 behind @koa/bodyparser', 'Fastify 5 with @fastify/middie', 'hono on node:http', 'NestJS 11 on Express', 'NestJS 11 on Fastify', 'hapi 21',
     ]);
     const bare = await listen(createHandler({ store: createPetstore(), apiKeys: API_KEYS }));
-    const refused = await call(bare, 'POST', '/v1/pets', { headers: JSON_POST, body: INVALID }).finally(() => bare.close());
-    assert.equal(refused.status, 400);
-    for (const { host, prefix, valid, invalid } of hosts) {
+    const refused = await call(bare, 'POST', '/v1/pets', { headers: JSON_POST, body: INVALID });
+    const unparsed = await call(bare, 'POST', '/v1/pets', { headers: JSON_POST, body: MALFORMED }).finally(() => bare.close());
+    assert.deepEqual([refused.status, unparsed.status], [400, 400]);
+    for (const { host, prefix, valid, invalid, malformed } of hosts) {
       assert.equal(valid.status, 201, `${host}: ${valid.body}`);
       assert.deepEqual(JSON.parse(valid.body), { id: 1, name: 'Rex', categoryId: 1 }, host);
       assert.equal(valid.location, `${prefix}/v1/pets/1`, host);
       assert.deepEqual([invalid.status, invalid.body], [400, refused.text], host);
+      assert.deepEqual([malformed.status, malformed.body], [400, unparsed.text], host);
       context.diagnostic(`${host}: 201 in ${valid.ms} ms, 400 in ${invalid.ms} ms`);
     }
     const clientLine = lines.find((line) => 'client' in line);
