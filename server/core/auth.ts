@@ -16,6 +16,8 @@ export type ApiKeys = readonly string[] | (() => readonly string[]);
 export interface Keyring {
   /** Checks an `Authorization` header against the keys in force now. */
   authenticate(authorization: string | undefined): AuthVerdict;
+  /** Whether a text a client sent (a request id, an idempotency key) holds a run of a key in force (`keyScanner`): it is then never echoed, logged or stored. */
+  holdsKey(text: string): boolean;
 }
 
 /** Whether a value is a list of the same keys in the same order. */
@@ -34,6 +36,7 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
   let inForce = typeof apiKeys === 'function' ? apiKeys() : apiKeys;
   checkApiKeys(caller, inForce);
   let authenticate = createAuthenticator(inForce);
+  let holdsKey = keyScanner(inForce);
   let refused: readonly string[] | undefined;
   let isSourceFailing = false;
 
@@ -60,6 +63,7 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
     }
     inForce = keys;
     authenticate = createAuthenticator(inForce);
+    holdsKey = keyScanner(inForce);
     log?.({ level: 'debug', msg: 'API keys changed', keys: inForce.length });
   }
 
@@ -68,7 +72,36 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
       if (source !== undefined) refresh(source);
       return authenticate(authorization);
     },
+    holdsKey(text) {
+      if (source !== undefined) refresh(source);
+      return holdsKey(text);
+    },
   };
+}
+
+/** The run of a key a client's text may not hold: 12 characters, or one less than the shortest key's length (decided: docs/idempotency.md). */
+export const KEY_RUN = 12;
+
+/**
+ * Whether a text holds a run of a key: a rolling hash of each of its runs, its multiplier drawn per key
+ * set so that which texts reach the check of the run itself tells an outsider nothing of a key.
+ */
+function keyScanner(apiKeys: readonly string[]): (text: string) => boolean {
+  const run = Math.min(KEY_RUN, ...apiKeys.map((key) => Math.max(1, key.length - 1)));
+  const base = (globalThis.crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) | 1;
+  let power = 1;
+  for (let index = 0; index < run; index++) power = Math.imul(power, base);
+  const eachRun = (text: string, visit: (hash: number, start: number) => boolean): boolean => {
+    for (let index = 0, hash = 0; index < text.length; index++) {
+      hash = (Math.imul(hash, base) + text.charCodeAt(index) - (index >= run ? Math.imul(text.charCodeAt(index - run), power) : 0)) | 0;
+      if (index >= run - 1 && visit(hash >>> 16, index + 1 - run)) return true;
+    }
+    return false;
+  };
+  const marks = new Uint8Array(1 << 16);
+  const runs = new Set<string>();
+  for (const key of apiKeys) eachRun(key, (hash, start) => ((marks[hash] = 1), runs.add(key.slice(start, start + run)), false));
+  return (text) => eachRun(text, (hash, start) => marks[hash] === 1 && runs.has(text.slice(start, start + run)));
 }
 
 /** Realm named in every `WWW-Authenticate` challenge. */

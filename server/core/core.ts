@@ -106,17 +106,14 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   checkOptions(caller, basePath, bodyLimit);
   const { store } = options;
   const keyring = createKeyring(caller, options.apiKeys, options.log);
-  // The same constant-time check as a bearer token, so a function of keys decides what a key is.
-  const isApiKey = (id: string): boolean => keyring.authenticate(`Bearer ${id}`) === 'accepted';
-  const idOf = (headers: RequestHeaders): string => requestIdOf(headers, isApiKey);
+  const idOf = (headers: RequestHeaders): string => requestIdOf(headers, keyring.holdsKey);
   const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit, requestIdOf: idOf }));
   const extraRoutes = [...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => parts.extraRoutes ?? [])];
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
     keyring,
-    isApiKey,
-    state: createInterfaceState(store, bodyLimit, options.jsonCacheSize),
+    state: { ...createInterfaceState(store, bodyLimit, options.jsonCacheSize), holdsKey: keyring.holdsKey },
     matchApi: createRouter([...ROUTES, ...plugged.flatMap((parts) => parts.routes ?? [])]),
     extraRoutes: new Map(extraRoutes.map((route) => [route.path, route])),
     cors: options.corsOrigins === undefined ? undefined : createCors(caller, options.corsOrigins),
@@ -240,8 +237,6 @@ interface CoreContext {
   /** Logs an error whose detail the client never sees, with the id of the request it failed. */
   readonly report: (error: unknown, requestId: string) => void;
   readonly keyring: Keyring;
-  /** Whether an incoming request id is one of the keys in force, by the check `Authorization` gets: no key is echoed or logged as an id. */
-  readonly isApiKey: (id: string) => boolean;
   readonly state: InterfaceState;
   readonly matchApi: (path: string) => RouteMatch | undefined;
   readonly extraRoutes: ReadonlyMap<string, ExtraRoute>;
@@ -258,7 +253,7 @@ interface Stamp {
 /** The id and CORS headers of a request's answers. */
 function stampOf(context: CoreContext, request: CoreRequest): Stamp {
   const cors = context.cors === undefined ? undefined : context.cors.headersFor(headerOf(request.headers, 'origin'));
-  return { requestId: requestIdOf(request.headers, context.isApiKey), cors, isHead: request.method === 'HEAD' };
+  return { requestId: requestIdOf(request.headers, context.keyring.holdsKey), cors, isHead: request.method === 'HEAD' };
 }
 
 /** How errors whose detail the client never sees reach the operator: `log` as structured events, else `logError`. */

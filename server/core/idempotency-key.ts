@@ -85,14 +85,20 @@ function plainQuotedKey(raw: string): string | undefined {
  * [draft-ietf-httpapi-idempotency-key-header-07 §2.1]. The draft's form is a Structured Field String
  * (`"…"`); an unquoted key made of token characters is accepted too, and means the same key as its
  * quoted form (decided: Stripe's clients send it bare). An empty, malformed, too long or repeated
- * key is an `invalid_idempotency_key` PetstoreError.
+ * key, or one holding a run of an API key (`holdsKey`, the keyring's), is an `invalid_idempotency_key` PetstoreError.
  */
-export function parseIdempotencyKey(headers: RequestHeaders): string | undefined {
+export function parseIdempotencyKey(headers: RequestHeaders, holdsKey?: (key: string) => boolean): string | undefined {
   const raw = headers[IDEMPOTENCY_KEY_HEADER];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw invalidKey('must be sent once; this request carries the header more than once');
-  const plain = plainQuotedKey(raw);
-  if (plain !== undefined) return bounded(plain);
+  const key = bounded(plainQuotedKey(raw) ?? parseOtherKey(raw));
+  // Keys are stored with their pets: one holding an API key would put the API key on disk.
+  if (holdsKey?.(key) === true) throw invalidKey('holds an API key or a long part of one, and keys are stored with their pets; send a fresh random key, such as a UUID');
+  return key;
+}
+
+/** A key in any form but the plain quoted one. */
+function parseOtherKey(raw: string): string {
   // RFC 8941 §4.2: leading and trailing spaces are not part of the value.
   const value = isSpace(raw.charCodeAt(0)) || isSpace(raw.charCodeAt(raw.length - 1)) ? raw.replace(/^[ \t]+|[ \t]+$/g, '') : raw;
   if (value.startsWith('"')) return parseQuotedKey(value);

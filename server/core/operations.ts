@@ -35,7 +35,7 @@ async function listPets(call: OperationCall): Promise<BareResponse> {
 /** createPet [spec 4.2]: the body read and checked as JSON, the pet stored, 201 with its `Location`. */
 async function createPet(call: OperationCall): Promise<BareResponse> {
   // Checked before the body is read, as every check on the request's head [draft-ietf-httpapi-idempotency-key-header-07 §2.7].
-  const idempotencyKey = parseIdempotencyKey(call.request.headers);
+  const idempotencyKey = parseIdempotencyKey(call.request.headers, call.state.holdsKey);
   // The engine validates what it is given at run time (with the same errors), so the body goes in as it was parsed.
   const input = await readJsonBody(call.request, { limit: call.state.bodyLimit, action: CREATE_ACTION }) as NewPet;
   let outcome: CreatePetOutcome;

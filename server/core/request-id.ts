@@ -49,12 +49,13 @@ function holdsCredential(id: string, authorization: string | undefined): boolean
 }
 
 /**
- * The id of a request: the one it carries when of the safe form, not its credential and not an API
- * key (`isApiKey`, asked last: it hashes), a proxy's or a client's; otherwise a new one. A key sent as
- * the id is replaced whatever `Authorization` the request carries, none or a wrong one or another key.
+ * The id of a request: the one it carries when of the safe form, not its credential and holding no
+ * run of an API key (`holdsKey`, the keyring's), a proxy's or a client's; otherwise a new one. An id
+ * holding a key, whole or less a character or beside other text, is replaced whatever `Authorization`
+ * the request carries, none or a wrong one or another key.
  */
-export function requestIdOf(headers: RequestHeaders, isApiKey?: (id: string) => boolean): string {
+export function requestIdOf(headers: RequestHeaders, holdsKey?: (id: string) => boolean): string {
   const incoming = headerOf(headers, 'x-request-id');
-  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization')) && isApiKey?.(incoming) !== true;
+  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization')) && holdsKey?.(incoming) !== true;
   return isKept ? incoming : newRequestId();
 }

@@ -12,6 +12,8 @@ export interface InterfaceState {
   readonly bodyLimit: number;
   readonly json: PetJsonCache;
   readonly pages: PageJsonCache;
+  /** Whether a client's text holds a run of an API key in force (the keyring's `holdsKey`): such an idempotency key is refused. */
+  readonly holdsKey?: (text: string) => boolean;
 }
 
 /** One call of an operation: the request, what routing made of it, and the state of its core. */

@@ -7,6 +7,7 @@ import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { PetStorage } from '../../lib/index.js';
 import { createMetrics, instrumentStorage } from '../../extras/operator/index.js';
 import type { LogEntry } from '../../server/node/index.js';
+import { KEY_RUN } from '../../server/core/auth.js';
 import { startTestServer } from '../support/http.js';
 import { spawnServer } from '../support/process.js';
 import { report } from './settings.js';
@@ -14,6 +15,9 @@ import { exchange } from './wire.js';
 
 /** Two keys, as during a rotation; distinctive enough that any copy of them is found. */
 const KEYS = ['robust-secret-alpha-7f3c9e51d2', 'robust-secret-beta-1d2b8a40c6'];
+
+/** Every run of KEY_RUN characters of the keys: no part that long of a key may be written either. */
+const KEY_RUNS = KEYS.flatMap((key) => Array.from({ length: key.length - KEY_RUN + 1 }, (_, start) => key.slice(start, start + KEY_RUN)));
 
 /** Tokens clients tried that are not keys: they must not be written either. */
 const GUESSES = ['guessed-token-0a9b8c7d6e', `${KEYS[0]}-and-more`];
@@ -61,6 +65,11 @@ function requests(): { text: string; method: string }[] {
     { text: get('/v1/pets/1', `${auth(beta)}X-Request-Id: ${alpha}\r\n`), method: 'GET' },
     { text: post(auth(alpha), body('Traced'), `X-Request-Id: ${beta}\r\n`), method: 'POST' },
     { text: `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${alpha}\r\nExpect: teapot\r\n\r\n`, method: 'GET' },
+    // A key beside other text or less a character, as the request id or as the idempotency key, which the data file would keep.
+    { text: get('/v1/pets', `X-Request-Id: id:${alpha}\r\n`), method: 'GET' },
+    { text: get('/v1/pets', `${auth(alpha)}X-Request-Id: ${beta.slice(0, -1)}\r\n`), method: 'GET' },
+    { text: post(auth(alpha), body('Keyed by a key'), `Idempotency-Key: "${alpha}"\r\n`), method: 'POST' },
+    { text: post(auth(beta), body('Keyed by a part'), `Idempotency-Key: order-${alpha.slice(1)}\r\nX-Request-Id: ${beta.slice(1)}\r\n`), method: 'POST' },
   ];
 }
 
@@ -109,7 +118,7 @@ describe('secrets in everything the real server writes', () => {
     const written = { stdout: server.stdout(), stderr: server.stderr(), 'data files': files.join('\n'), answers: answers.join('\n') };
     assert.ok(written.stdout.split('\n').filter((line) => line.startsWith('{')).length >= requests().length - 6, 'the access log recorded the requests');
     let found = 0;
-    for (const secret of [...KEYS, ...GUESSES]) {
+    for (const secret of [...KEY_RUNS, ...GUESSES]) {
       for (const [where, text] of Object.entries(written)) {
         const count = text.split(secret).length - 1;
         found += count;
@@ -165,7 +174,7 @@ describe('secrets in everything the real server writes', () => {
       assert.ok(text.includes(expected), `the run wrote ${expected}`);
     }
     let found = 0;
-    for (const secret of [...KEYS, ...GUESSES]) {
+    for (const secret of [...KEY_RUNS, ...GUESSES]) {
       const count = text.split(secret).length - 1;
       found += count;
       assert.equal(count, 0, `${JSON.stringify(secret)} appears ${count} times`);

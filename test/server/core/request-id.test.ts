@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
+import { KEY_RUN } from '../../../server/core/auth.js';
 import { createRequestCore } from '../../../server/core/core.js';
 import { NO_BODY } from '../../../server/core/request.js';
 import type { CoreRequest } from '../../../server/core/request.js';
@@ -76,17 +77,45 @@ describe('request ids', () => {
       }
       const kept = await core.handle(request('GET', '/v1/pets', { authorization: `Bearer ${beta}`, 'x-request-id': 'trace-0123456789' }));
       assert.deepEqual([kept.status, kept.requestId], [200, 'trace-0123456789'], `${label}: an id that is no key is kept`);
-      assert.equal(core.requestIdOf({ 'x-request-id': 'robust-secret-gamma-00000000' }), 'robust-secret-gamma-00000000', `${label}: only the keys in force count`);
+      assert.equal(core.requestIdOf({ 'x-request-id': 'rotated-out-gamma-00000000' }), 'rotated-out-gamma-00000000', `${label}: only the keys in force count`);
     }
     assert.ok(asked > 0, 'the function is asked what the keys are');
+  });
+
+  test('createRequestCore() never echoes an id that holds a key beside other text or less a character, or any KEY_RUN of its characters, and keeps one sharing fewer', async () => {
+    const alpha = 'robust-secret-alpha-7f3c9e51d2';
+    const short = 'short-key';
+    // One long key: the run is KEY_RUN; beside a key of 9 characters, it is 8.
+    const cases: [readonly string[], string[], string[]][] = [
+      [[alpha], [`id:${alpha}`, `${alpha}:1`, alpha.slice(0, -1), alpha.slice(1), `trace-${alpha.slice(9, 9 + KEY_RUN)}-1`], [`trace-${alpha.slice(9, 8 + KEY_RUN)}-1`, 'trace-0123456789']],
+      [[alpha, short], [`x${short.slice(0, -1)}`, `${short.slice(1)}.trace`, `trace-${alpha.slice(9, 17)}`], [`${short.slice(0, 7)}-trace`, `trace-${alpha.slice(9, 16)}`, '8e03978e-40d5-43e8-bc93-6894a57f9324']],
+    ];
+    for (const [keys, holding, kept] of cases) {
+      for (const apiKeys of [keys, () => keys]) {
+        const core = createRequestCore({ store: createPetstore(), apiKeys });
+        for (const id of holding) {
+          for (const headers of [{}, { authorization: `Bearer ${alpha}` }, { authorization: 'Bearer wrong-token-0123456789' }]) {
+            const answer = await core.handle(request('GET', '/v1/pets', { ...headers, 'x-request-id': id }));
+            assert.match(answer.requestId, GENERATED, id);
+            assert.deepEqual(headerOf(answer, 'X-Request-Id'), [answer.requestId], id);
+            assert.match(core.requestIdOf({ ...headers, 'x-request-id': id }), GENERATED, `${id}, answered outside the core`);
+          }
+        }
+        for (const id of kept) assert.equal(core.requestIdOf({ 'x-request-id': id }), id);
+      }
+    }
+    assert.equal(KEY_RUN, 12);
+    // A key of one character is absurd, but still caught.
+    assert.match(createRequestCore({ store: createPetstore(), apiKeys: ['k'] }).requestIdOf({ 'x-request-id': 'trace-k' }), GENERATED);
   });
 
   test('createRequestCore() with a function of keys asks it per request: a key rotated in is replaced as an id, one rotated out is kept', async () => {
     let keys: readonly string[] = ['robust-secret-alpha-7f3c9e51d2'];
     const core = createRequestCore({ store: createPetstore(), apiKeys: () => keys });
-    assert.equal(core.requestIdOf({ 'x-request-id': 'robust-secret-gamma-4a5b6c7d8e' }), 'robust-secret-gamma-4a5b6c7d8e');
-    keys = ['robust-secret-gamma-4a5b6c7d8e'];
-    assert.match((await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'robust-secret-gamma-4a5b6c7d8e' }))).requestId, GENERATED);
+    assert.equal(core.requestIdOf({ 'x-request-id': 'rotated-in-gamma-4a5b6c7d8e' }), 'rotated-in-gamma-4a5b6c7d8e');
+    keys = ['rotated-in-gamma-4a5b6c7d8e'];
+    assert.match((await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'rotated-in-gamma-4a5b6c7d8e' }))).requestId, GENERATED);
+    assert.match(core.requestIdOf({ 'x-request-id': 'id:rotated-in-gamma-4a5b6c7d8' }), GENERATED, 'a key rotated in is caught in part too');
     assert.equal((await core.handle(request('GET', '/v1/pets', { 'x-request-id': 'robust-secret-alpha-7f3c9e51d2' }))).requestId, 'robust-secret-alpha-7f3c9e51d2');
   });
 

@@ -4,7 +4,7 @@ import { createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import type { LogEntry } from '../../../server/node/index.js';
 import type { AccessLogEntry } from '../../../extras/operator/access-log.js';
-import { AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
+import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
 
@@ -59,6 +59,29 @@ describe('X-Request-Id on the standalone server', () => {
       assert.deepEqual(entries.filter((entry) => entry.level === 'error').map((entry) => entry.requestId), ['trace-abc', made.headers['x-request-id']]);
     } finally {
       await server.close();
+    }
+  });
+
+  test('a request id that holds an API key beside other text, or the key less a character, is neither echoed nor logged, on an answer, a 401 and a 500', async () => {
+    const lines: string[] = [];
+    const broken: PetStorage = { insert: () => Promise.reject(new Error('bug')), get: () => Promise.reject(new Error('bug')), list: async () => [] };
+    const server = await startTestServer({ store: createPetstore({ storage: broken }), accessLog: (line) => void lines.push(line), log: (entry) => void lines.push(JSON.stringify(entry)) });
+    const answers: string[] = [];
+    try {
+      for (const id of [`id:${API_KEY}`, API_KEY.slice(0, -1), API_KEY.slice(1), `${API_KEY}.1`]) {
+        for (const [path, headers] of [['/v1/pets', AUTH], ['/v1/pets', {}], ['/v1/pets/1', AUTH]] as const) {
+          const reply = await call(server, 'GET', path, { headers: { ...headers, 'x-request-id': id } });
+          assert.match(reply.headers['x-request-id'] ?? '', GENERATED, `${id} on ${path}`);
+          answers.push(JSON.stringify(reply.headers), reply.text);
+        }
+      }
+    } finally {
+      await server.close();
+    }
+    assert.ok(lines.length >= 12, 'the access log and the 500s were logged');
+    for (const run of [API_KEY.slice(0, 12), API_KEY.slice(-12)]) {
+      assert.ok(!lines.join('\n').includes(run), `the log holds ${run}`);
+      assert.ok(!answers.join('\n').includes(run), `an answer holds ${run}`);
     }
   });
 
