@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequestCore } from '../core/index.js';
 import type { CoreResponse, RequestCore, RequestCoreOptions } from '../core/index.js';
 import { closeAfterAnswer, closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
-import { restoreWildcardMount, toCoreRequest } from './node-request.js';
+import { isOwnRequest, toCoreRequest } from './node-request.js';
 import type { Observation } from './server-plugin.js';
 import { writeResponse } from './responses.js';
 
@@ -41,8 +41,7 @@ export function createHandler(options: HandlerOptions): PetstoreHandler {
   return function handlePetstore(request, response, next) {
     // Its connection closes after an earlier answer (a 413), so this request would run without ever being answered.
     if (isOnClosingConnection(request)) return;
-    restoreWildcardMount(request, core.isOwnTarget);
-    if (next !== undefined && !core.isOwnTarget(request.url ?? '/')) return next();
+    if (!isOwnRequest(request, core.isOwnTarget) && next !== undefined) return next();
     answerWithCore(core, request, response);
   };
 }

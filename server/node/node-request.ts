@@ -81,10 +81,12 @@ function mountPathOf(request: FrameworkRequest): string | undefined {
   return original.slice(0, original.length - url.length);
 }
 
-/** Points `url` back at the original URL where a mount consumed the whole path (NestJS's `forRoutes('*path')` leaves `/`) and that URL is the handler's. */
-export function restoreWildcardMount(request: FrameworkRequest, isOwnTarget: (target: string) => boolean): void {
-  const { originalUrl } = request;
-  if (typeof originalUrl === 'string' && /^\/(\?|$)/.test(request.url ?? '') && isOwnTarget(originalUrl)) request.url = originalUrl;
+/** Whether a request is the handler's: by its `url`, or else by the original URL a mount rewrote (NestJS's `forRoutes('*path')` leaves `/`), which it then serves. */
+export function isOwnRequest(request: FrameworkRequest, isOwnTarget: (target: string) => boolean): boolean {
+  if (isOwnTarget(request.url ?? '/')) return true;
+  if (typeof request.originalUrl !== 'string' || !isOwnTarget(request.originalUrl)) return false;
+  request.url = request.originalUrl;
+  return true;
 }
 
 /** Translates a `node:http` request into the core's plain request. */

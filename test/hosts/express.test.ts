@@ -91,6 +91,12 @@ describe('Express 5 hosts (examples/hosts/express*.ts)', { timeout: 60_000 }, ()
     });
   });
 
+  test('Express 5 with the handler mounted at its own base path (app.use(\'/v1\', handler)) serves the original URL, as the bare handler does', async () => {
+    const app = express();
+    app.use('/v1', createHandler({ store: createPetstore(), apiKeys: API_KEYS }));
+    await closingAfter(listen(app), (host) => assertSameAsBare(host, [...PARSED_CASES, ...REFUSED_CASES]));
+  });
+
   test('Express 5 behind express.raw() for JSON hands the handler the bytes, answered as the bare handler does', async () => {
     const logged: unknown[] = [];
     await closingAfter(listen(appBehind(express.raw({ type: 'application/json' }), logged)), (host) => assertSameAsBare(host, [...PARSED_CASES, ...REFUSED_CASES]));
