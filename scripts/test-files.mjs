@@ -11,6 +11,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The files, or the folders of files, that run once per matrix. */
 export const ONCE_PER_MATRIX = [
   'test/browser/',
+  'test/docs/reference-page-claims.test.ts',
   'test/fleet/',
   'test/runtimes/deno-bun.test.ts',
   'test/extras/docs-site/openapi/lint.test.ts',
