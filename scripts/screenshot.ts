@@ -1,7 +1,9 @@
-// Writes docs/images/reference.png, the README's picture of the reference page: the listPets console
-// with a live answer under the key field, in Debian's Chromium. Run with `npm run screenshot` after changing the page.
+// Writes docs/images/reference.png, the README's picture of the reference page: the createPet console's
+// answer to a body the schema refuses, with its explanation (why this answer), under the key field, in
+// Debian's Chromium. Run with `npm run screenshot` after changing the page.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { docsSite } from '../extras/docs-site/index.js';
 import { createPetstore, seedPets } from '../lib/index.js';
 import { startServer } from '../server/node/index.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
@@ -9,7 +11,7 @@ import { chromiumMissing, launchChromium } from './chromium.js';
 /** The key typed into the page; the README's quick start uses the same one. */
 const API_KEY = 'secret-key';
 
-/** Wide enough for the contents beside the text, tall enough for the form and its whole answer. */
+/** Wide enough for the contents beside the text, tall enough for an answer's status line and its whole explanation. */
 const VIEWPORT = { width: 1280, height: 1000 };
 
 const root = resolve(import.meta.dirname, '..');
@@ -23,22 +25,21 @@ if (missing !== undefined) {
 
 const store = createPetstore();
 await seedPets(store, JSON.parse(await readFile(resolve(root, 'examples', 'seed-pets.json'), 'utf8')));
-const server = await startServer({ store, apiKeys: [API_KEY], port: 0 });
+// The page is the docs site's, a plugin of the server as the standalone server adds it.
+const server = await startServer({ store, apiKeys: [API_KEY], port: 0, plugins: [docsSite()] });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: VIEWPORT });
   await page.goto(`${server.url}/docs`);
   await page.fill('#api-key', API_KEY);
-  const form = 'form.try[data-operation="listPets"]';
-  await page.fill(`${form} [name="limit"]`, '2');
-  await page.selectOption(`${form} select[name="status"]`, 'available');
-  // Twice: the first answer's time includes the server's first-request work, which a reader would not see again.
-  for (let send = 0; send < 2; send++) {
-    await page.click(`${form} button[type="submit"]`);
-    await page.locator('.result[data-operation="listPets"]:not([aria-busy]) .follow-next').waitFor();
-  }
-  // The console's heading at the top of the screen: the form, then the answer with its Link and Next page.
-  await page.evaluate('document.getElementById("listPets-try").scrollIntoView({ block: "start" })');
+  // A create the schema refuses: the answer's explanation shows the order of checks, the one that refused it, each field problem and the decisions that shaped it.
+  const form = 'form.try[data-operation="createPet"]';
+  await page.fill(`${form} textarea[name="body"]`, '{"name": "", "categoryId": 1.5, "id": 3}');
+  await page.click(`${form} button[type="submit"]`);
+  const why = page.locator('.result[data-operation="createPet"]:not([aria-busy]) .why');
+  await why.waitFor();
+  // The answer's status line at the top of the screen, its explanation under it.
+  await page.evaluate('document.querySelector(\'.result[data-operation="createPet"]\').scrollIntoView({ block: "start" }); window.scrollBy(0, -90)');
   await page.mouse.move(0, 0);
   await mkdir(dirname(target), { recursive: true });
   await page.screenshot({ path: target });

@@ -262,11 +262,8 @@ const SCRIPT = String.raw`(function () {
     var problems = error && Array.isArray(error.details) ? error.details : [];
     if (problems.length > 0) {
       var rules = add(box, 'ul', 'problems');
-      problems.forEach(function (problem) {
-        var item = add(rules, 'li');
-        if (problem.field) add(item, 'code', '', String(problem.field));
-        coded(item, (problem.field ? ': ' : '') + String(problem.message));
-      });
+      // Each message names its field and the rule it breaks.
+      problems.forEach(function (problem) { coded(add(rules, 'li'), String(problem.message)); });
     }
     SHAPED.forEach(function (entry) {
       var decision = document.getElementById(entry[0]);
