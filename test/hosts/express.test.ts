@@ -7,7 +7,7 @@ import { createApp as createPlainApp } from '../../examples/hosts/express.js';
 import { createApp as createJsonApp } from '../../examples/hosts/express-json.js';
 import { createApp as createPrefixApp } from '../../examples/hosts/express-prefix.js';
 import { createPetstore } from '../../lib/index.js';
-import { createHandler } from '../../server/node/index.js';
+import { createHandler, parserErrorHandler } from '../../server/node/index.js';
 import { closingAfter } from '../support/closing.js';
 import { call, JSON_POST } from '../support/http.js';
 import { API_KEYS, assertHostParserError, assertSameAsBare, listen, PARSED_CASES, REFUSED_CASES } from './host-checks.js';
@@ -54,6 +54,18 @@ describe('Express 5 hosts (examples/hosts/express*.ts)', { timeout: 60_000 }, ()
       const chunks = Readable.from([Buffer.from('{"name":"'), Buffer.alloc(120_000, 0x78), Buffer.from('"}')]);
       const reply = await fetch(`${host.origin}/v1/pets`, { method: 'POST', headers: JSON_POST, body: chunks, duplex: 'half' } as RequestInit);
       assert.deepEqual([reply.status, await reply.json()], [413, { code: 'payload_too_large', message: 'Cannot create pet: the body must be at most 65536 bytes', status: 413 }]);
+    });
+  });
+
+  test('Express 5 behind express.json() with a limit under bodyLimit answers a body between the two with a 400 invalid_json, as docs/embedding.md says', async () => {
+    const petstore = createHandler({ store: createPetstore(), apiKeys: API_KEYS });
+    const app = express();
+    app.use(express.json({ limit: 1_000 }));
+    app.use(petstore);
+    app.use(parserErrorHandler(petstore));
+    await closingAfter(listen(app), async (host) => {
+      const reply = await call(host, 'POST', '/v1/pets', { headers: JSON_POST, body: `{"name":"${'x'.repeat(2_000)}"}` });
+      assert.deepEqual([reply.status, (reply.json as { code?: unknown }).code], [400, 'invalid_json']);
     });
   });
 
