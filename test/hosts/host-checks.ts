@@ -132,7 +132,7 @@ export async function assertSameAsBare(host: RunningHost, creates: readonly Crea
   assert.equal(page.headers['link'], `<${prefix}/v1/pets?limit=1&after=1>; rel="next"`);
 }
 
-/** Asserts the answer is the 500 that names a host's body parser as the cause and says how to fix it. */
+/** Asserts the answer is the 500 that names a host's body parser as the cause and says how to fix it, in each host of the guides. */
 export function assertHostParserError(reply: Reply, left: RegExp): void {
   assert.equal(reply.status, 500, reply.text);
   assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
@@ -142,6 +142,7 @@ export function assertHostParserError(reply: Reply, left: RegExp): void {
   assert.match(String(body.message), /^The request body was read by a middleware before the Petstore handler, which left /);
   assert.match(String(body.message), left);
   assert.match(String(body.message), /mount the Petstore handler before the body parser/);
+  for (const host of ['Express', 'Koa', 'Fastify', 'hono', 'NestJS', 'hapi']) assert.ok(String(body.message).includes(`${host}: `), `the 500 names no fix for ${host}`);
 }
 
 /** The imports of an example as an installed package's user writes them. */
