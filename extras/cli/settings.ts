@@ -165,7 +165,7 @@ export const SETTINGS = {
   }),
   databaseUrl: setting({
     flag: '--database-url', env: 'PETSTORE_DATABASE_URL', kind: text('<url>', 'a connection URL'), defaultValue: undefined, defaultText: 'unset',
-    description: 'PostgreSQL connection URL (needs "npm install pg"); with a password in it, prefer the variable to the flag.',
+    description: 'PostgreSQL connection URL (needs the driver pg: "npm install pg" in a project, "npm install --no-save -D pg" in a clone); with a password in it, prefer the variable to the flag.',
   }),
   poolSize: setting({
     flag: '--pool-size', env: 'PETSTORE_POOL_SIZE', kind: POOL_SIZE, defaultValue: undefined, defaultText: '10, or max= in the URL',
