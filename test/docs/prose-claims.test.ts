@@ -4,7 +4,7 @@
  * the lines a start that fails writes.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS } from '../../extras/cli/commands.js';
@@ -143,4 +143,25 @@ test('the documents give the prefix of the command\'s lines as petstore-referenc
     }
   }
   assert.deepEqual(problems, []);
+});
+
+/** A file a command of the documents runs, as the repository holds it: a built `dist/…/x.js` (in a clone or installed) by its source `x.ts`. */
+function sourcePathOf(path: string): string {
+  return path.replace(/^node_modules\/petstore-reference\//, '').replace(/^dist\/(.*)\.js$/, '$1.ts');
+}
+
+test('every npm script the documents run is one of package.json, and every file they run with node or tsx exists (a built file by its source)', () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const problems: string[] = [];
+  for (const [path, text] of DOCUMENTS) {
+    for (const [, script = ''] of text.matchAll(/\bnpm run ([a-z][\w:-]*)/g)) {
+      if (!Object.hasOwn(scripts, script)) problems.push(`${path}: npm run ${script} is no script of package.json`);
+    }
+    for (const [, file = ''] of text.matchAll(/\b(?:npx tsx|node)(?: --[\w-]+(?:[= ][^\s`]+)?)* ((?:[\w.-]+\/)*[\w.-]+\.(?:ts|js|mjs))\b/g)) {
+      // A sample the reader saves under that name in a project of their own.
+      if (file === 'sample.ts' || file === 'main.mjs') continue;
+      if (!existsSync(join(ROOT, sourcePathOf(file)))) problems.push(`${path}: ${file} does not exist (looked for ${sourcePathOf(file)})`);
+    }
+  }
+  assert.deepEqual([...new Set(problems)], []);
 });
