@@ -163,6 +163,9 @@ describe('README.md', () => {
             '@koa/bodyparser': [join(TOOLS_ROOT, 'node_modules', '@koa', 'bodyparser', 'dist', 'index.d.ts')],
             fastify: [join(TOOLS_ROOT, 'node_modules', 'fastify', 'fastify.d.ts')],
             '@fastify/middie': [join(TOOLS_ROOT, 'node_modules', '@fastify', 'middie', 'types', 'index.d.ts')],
+            // and the guides for NestJS and hapi.
+            ...Object.fromEntries(['common', 'core', 'platform-express', 'platform-fastify'].map((name) => [`@nestjs/${name}`, [join(TOOLS_ROOT, 'node_modules', '@nestjs', name, 'index.d.ts')]])),
+            '@hapi/hapi': [join(TOOLS_ROOT, 'node_modules', '@hapi', 'hapi', 'lib', 'index.d.ts')],
           },
         },
         files,

@@ -1,13 +1,13 @@
-// Koa 3: the Petstore as Koa middleware beside the app's own routes, before the app's body parser.
+// Koa 3: the Petstore as Koa middleware beside the app's own routes, before the app's body parser or behind it.
 // docs/embedding.md shows this file as it is, but for these imports, which from the installed package read:
 //   import { createPetstore } from 'petstore-reference';
-//   import { createHandler } from 'petstore-reference/server';
+//   import { createHandler, koaParserErrors } from 'petstore-reference/server';
 //   import type { PetstoreHandler } from 'petstore-reference/server';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import { createPetstore } from '../../lib/index.js';
-import { createHandler } from '../../server/node/index.js';
+import { createHandler, koaParserErrors } from '../../server/node/index.js';
 import type { PetstoreHandler } from '../../server/node/index.js';
 
 /** Koa middleware that hands Node's request and response to the handler, and the requests it does not serve to the next middleware. */
@@ -33,5 +33,16 @@ export function createApp(apiKeys: readonly string[]): Koa {
     context.status = 201;
     context.body = context.request.body;
   });
+  return app;
+}
+
+/** A Koa app whose JSON parser runs for every route: the handler takes the bytes it keeps with `patchNode`. */
+export function createAppBehindParser(apiKeys: readonly string[]): Koa {
+  const petstore = createHandler({ store: createPetstore(), apiKeys });
+  const app = new Koa();
+  // Before the parser: JSON it refuses, on the Petstore's paths, gets the interface's answer, not Koa's text.
+  app.use(koaParserErrors(petstore));
+  app.use(bodyParser({ patchNode: true }));
+  app.use(petstoreMiddleware(petstore));
   return app;
 }

@@ -3,8 +3,7 @@ import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { createApp as createJsonApp } from '../../examples/hosts/koa-json.js';
-import { createApp, petstoreMiddleware } from '../../examples/hosts/koa.js';
+import { createApp, createAppBehindParser, petstoreMiddleware } from '../../examples/hosts/koa.js';
 import { createPetstore } from '../../lib/index.js';
 import { createHandler } from '../../server/node/index.js';
 import { closingAfter } from '../support/closing.js';
@@ -66,7 +65,7 @@ describe('Koa 3 hosts (examples/hosts/koa.ts)', { timeout: 60_000 }, () => {
   });
 
   test('Koa 3 behind bodyParser({ patchNode: true }) with koaParserErrors() answers every create, JSON the parser refuses and an empty chunked body included, a list and a 401 as the bare handler does', async () => {
-    const app = createJsonApp(API_KEYS);
+    const app = createAppBehindParser(API_KEYS);
     // Koa would print the error of the app's own route that it answers itself.
     app.silent = true;
     await closingAfter(listen(app.callback()), async (host) => {

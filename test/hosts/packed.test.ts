@@ -55,8 +55,7 @@ import { createApp as fastifyApp } from './hosts/fastify.js';
 import { createApp as hapiApp } from './hosts/hapi.js';
 import { serve } from './hosts/hono-node.js';
 import { createApp as honoApp } from './hosts/hono.js';
-import { createApp as koaWithParser } from './hosts/koa-json.js';
-import { createApp as koaApp } from './hosts/koa.js';
+import { createApp as koaApp, createAppBehindParser as koaWithParser } from './hosts/koa.js';
 import { createApp as nestFastifyApp } from './hosts/nestjs-fastify.js';
 import { createApp as nestExpressApp } from './hosts/nestjs.js';
 
