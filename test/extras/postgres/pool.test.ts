@@ -61,6 +61,8 @@ describe('pooledQuery()', () => {
       [new Error('timeout exceeded when trying to connect'), 'PETSTORE_POOL_WAIT', /^no pooled connection was free within 250 ms; all 3 were busy$/],
       [new Error('Connection terminated due to connection timeout'), 'PETSTORE_CONNECT_TIMEOUT', /^opening a connection took longer than 250 ms$/],
       [new Error('Connection terminated unexpectedly for user "secret"'), 'PETSTORE_CONNECT_FAILED', /^opening a connection failed$/],
+      [new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string'), 'PETSTORE_NO_PASSWORD', /^pg: SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string$/],
+      [new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string'), 'PETSTORE_NO_PASSWORD', /must be a non-empty string$/],
       [Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' }), 'ECONNREFUSED', /ECONNREFUSED/],
     ];
     for (const [error, code, message] of cases) {
@@ -77,6 +79,14 @@ describe('pooledQuery()', () => {
     const full = pooledQuery(scriptedPool(() => Promise.reject(new Error('timeout exceeded when trying to connect')), answers), OPTIONS);
     await full.query('SELECT 1', []).catch(() => undefined);
     assert.deepEqual(full.connections(), { max: 3, total: 1, idle: 0, waiting: 2, waitTimeouts: 1 });
+  });
+
+  test('pooledQuery() reports a server that asks for a password none was given as that, with where to give one, not as PostgreSQL being down', async () => {
+    const pooled = pooledQuery(scriptedPool(() => Promise.reject(new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string')), answers), OPTIONS);
+    const mapped = databaseFailure(await pooled.query('SELECT 1', []).catch((failure: unknown) => failure), 'prepare the pets table');
+    assert.ok(mapped instanceof PetstoreError && mapped.code === 'unavailable');
+    assert.match(mapped.message, /^Cannot prepare the pets table: PostgreSQL asks for a password and none was given \(PETSTORE_NO_PASSWORD: pg: SASL: .*\); put the password in the connection URL .* or set PGPASSWORD\.$/);
+    assert.doesNotMatch(mapped.message, /is running/);
   });
 
   test('pooledQuery() keeps a connection after a statement\'s SQLSTATE, closes it after anything else, and calls a failure without a code a lost connection', async () => {
