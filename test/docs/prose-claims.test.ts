@@ -11,6 +11,7 @@ import { COMMANDS } from '../../extras/cli/commands.js';
 import { REPAIR_SETTINGS, SETTINGS } from '../../extras/cli/settings.js';
 import { HUMAN_PREFIX } from '../../extras/cli/startup-log.js';
 import { createMetrics, instrumentStorage, operatorKit } from '../../extras/operator/index.js';
+import { POOL_FAILURE_CODES } from '../../extras/postgres/index.js';
 import { createMemoryStorage, createPetstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import { ROOT } from './citations.js';
@@ -164,4 +165,9 @@ test('every npm script the documents run is one of package.json, and every file 
     }
   }
   assert.deepEqual([...new Set(problems)], []);
+});
+
+test('docs/metrics.md lists the pool\'s own failure codes as the storage names them, every one', () => {
+  const listed = /the pool's own \(((?:`PETSTORE_\w+`(?:, )?)+)\)/.exec(DOCUMENTS.get('docs/metrics.md') ?? '')?.[1] ?? '';
+  assert.deepEqual([...listed.matchAll(/`(\w+)`/g)].map((match) => match[1]).sort(), [...POOL_FAILURE_CODES].sort());
 });
