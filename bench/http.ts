@@ -7,7 +7,8 @@ import { checkSameHeaders, createdCheck, errorCheck, missingHeaders, pageCheck, 
 import type { AnswerCheck } from './checks.js';
 import type { CapturedAnswer } from './servers/ceiling.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
-import { median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
+import { processCpuMicroseconds, threadCores } from './gauge-figures.js';
+import { hasCommand, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
 
 /** One measured HTTP scenario. */
@@ -92,6 +93,8 @@ export interface WrkResult {
   requestsPerSecond: number;
   p99Ms: number;
   requests: number;
+  /** The server's CPU time per request answered, in µs (its threads' time from /proc over the measured run), where /proc has it. */
+  cpuMicroseconds?: number;
 }
 
 /** Options of the HTTP benchmark. */
@@ -214,7 +217,8 @@ async function checkMetricsOn(origin: string): Promise<void> {
  */
 export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = [], against?: AgainstServer): Promise<{ child: ChildProcess; origin: string }> {
   if (server === 'project' || server === 'project-metrics' || server === AGAINST) {
-    const env: NodeJS.ProcessEnv = { ...environmentWithoutServerSettings(), PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
+    // Only what a user's `npm start` is given: none of this process's environment (npm's variables, NODE_OPTIONS) reaches the server.
+    const env: NodeJS.ProcessEnv = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
     if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
     if (server === AGAINST && against === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
     const command = server === AGAINST && against !== undefined
@@ -222,6 +226,7 @@ export async function startBenchServer(server: ServerName, capturePath: string, 
       : { args: [...nodeArguments, PROJECT_SCRIPT], cwd: ROOT };
     const { child, match } = await startProcess(command.args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: command.cwd, timeoutMs: 60_000 });
     try {
+      await checkPinned(child, server);
       const origin = new URL(match[1] as string).origin;
       await prefillOverHttp(origin);
       if (server === 'project-metrics') await checkMetricsOn(origin);
@@ -233,6 +238,20 @@ export async function startBenchServer(server: ServerName, capturePath: string, 
   }
   const { child, match } = await startProcess([...nodeArguments, '--import', TOOLS_REGISTER, COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
   return { child, origin: `http://127.0.0.1:${match[1]}` };
+}
+
+/** Checks that every thread of a server may run on core 0 only, as `taskset -c 0` started it; a no-op where /proc or taskset is missing. */
+async function checkPinned(child: ChildProcess, server: ServerName): Promise<void> {
+  if (child.pid === undefined || !(await hasCommand('taskset'))) return;
+  const cores = await threadCores(child.pid).catch(() => new Map<number, string>());
+  for (const [thread, allowed] of cores) {
+    if (allowed !== '0') throw new Error(`${server}: thread ${thread} of the server may run on cores ${allowed}, not only core 0`);
+  }
+}
+
+/** The CPU time a process has used so far in µs, or undefined where /proc does not say. */
+async function cpuOf(child: ChildProcess): Promise<number | undefined> {
+  return child.pid === undefined ? undefined : processCpuMicroseconds(child.pid).catch(() => undefined);
 }
 
 /** Runs wrk on core 1 against one scenario and gives its report. */
@@ -277,20 +296,25 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     options.log('Capturing the project\'s answers for the ceilings…');
     const captured = await captureProjectAnswers(capturePath);
     for (let round = 0; round < options.rounds; round++) {
-      const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
+      const order = alternatingOrder(servers, round);
       // A fresh process per server and round, so creates of earlier rounds never weigh on lists. All
       // of a round's servers are started first (an idle one costs nothing) and each scenario is then
       // measured on every server in turn, so the figures a ratio compares are a minute apart, not
       // several: this shared machine's speed drifts by more than the differences measured.
       const started: { server: ServerName; child: ChildProcess; origin: string }[] = [];
+      // A server measured right after another shares core 0 with what that one does once its load ends
+      // (its collector, closing 50 connections), so the two builds take the second place in turn.
       try {
         for (const server of order) started.push({ server, ...(await startBenchServer(server, capturePath, [], options.against)) });
         for (const [index, scenario] of SCENARIOS.entries()) {
           const script = scriptOf.get(scenario.name) as string;
-          for (const { server, origin } of started) {
+          for (const { server, origin, child } of started) {
             missing.get(server)?.set(scenario.name, await preflight(origin, scenario, server, captured[index]));
             await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
-            const result = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
+            const cpuBefore = await cpuOf(child);
+            const result: WrkResult = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
+            const cpuAfter = await cpuOf(child);
+            if (cpuBefore !== undefined && cpuAfter !== undefined) result.cpuMicroseconds = (cpuAfter - cpuBefore) / result.requests;
             samples.get(scenario.name)?.get(server)?.push(result);
             options.log(`round ${round + 1} ${server.padEnd(20)} ${scenario.name.padEnd(42)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
           }
@@ -303,6 +327,21 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
     await rm(scripts, { recursive: true, force: true });
   }
   return { samples, missingHeaders: missing };
+}
+
+/**
+ * The order of a round's servers: the first round's order rotated by the round, and the project and
+ * the `against` build swapped where needed so that each goes first of the two in every other round.
+ */
+export function alternatingOrder(servers: readonly ServerName[], round: number): ServerName[] {
+  const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
+  const project = order.indexOf('project');
+  const against = order.indexOf(AGAINST);
+  if (project !== -1 && against !== -1 && (project < against) !== (round % 2 === 0)) {
+    order[project] = AGAINST;
+    order[against] = 'project';
+  }
+  return order;
 }
 
 /** Median requests per second and p99 of one scenario on one server. */

@@ -1,7 +1,7 @@
 import { AGAINST, SCENARIOS, summarise } from './http.js';
 import type { HttpBenchResults, ServerName } from './http.js';
 import type { InProcessResult, RequestCoreResult } from './in-process.js';
-import { format } from './support.js';
+import { format, median } from './support.js';
 
 /** What bench/in-process.ts prints. */
 export interface InProcessOutput {
@@ -125,7 +125,7 @@ function headerLines(input: ReportInput): string[] {
     'Servers:', '',
     '| server | what it is |', '|---|---|',
     ...input.servers.map((server) => `| \`${server}\` | ${descriptionOf(input, server)} |`), '',
-    `Method: before the rounds, one project server is started and filled, and its answer to each scenario is captured on the wire (status, headers as sent, body) for the ceilings. The comparison servers are compiled by tsc from \`bench/servers/\` and run by plain node; all but the ceilings start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${input.connections} keep-alive connections; a fresh server process per server and round, all of a round's servers started first and each scenario then measured on every server in turn (so the figures a ratio compares are about a minute apart, where this shared machine's speed drifts by more than that over the run), servers alternating their order round by round; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario. Figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
+    `Method: before the rounds, one project server is started and filled, and its answer to each scenario is captured on the wire (status, headers as sent, body) for the ceilings. The comparison servers are compiled by tsc from \`bench/servers/\` and run by plain node; all but the ceilings start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${input.connections} keep-alive connections; a fresh server process per server and round, all of a round's servers started first and each scenario then measured on every server in turn (so the figures a ratio compares are about a minute apart, where this shared machine's speed drifts by more than that over the run), servers alternating their order round by round${input.servers.includes(AGAINST) ? ' (the project and the `against` build each measured first of the two in every other round)' : ''}, each of the project's servers given only \`PORT\`, \`HOST\` and \`PETSTORE_API_KEYS\` in its environment as a user's \`npm start\` is; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario. Figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
     'Every response is checked. Before measuring, one answer per scenario and server must have the exact status, a JSON `Content-Type` and the right body: the list pages exactly the first 20 pets, or the first 100 available ones, of the prefill, field for field; `GET /v1/pets/42` that pet; the 401 an Error body `{code, message, status: 401}`; the create the pet sent with a new id, and `Location: /v1/pets/<id>` (asked of every server but `ceiling-plain`, which sends two headers by definition). The same-headers ceiling\'s headers must equal the project\'s captured ones (names, case, order, values; `X-Request-Id` of the project\'s shape, `Date` an HTTP date). While measuring, wrk\'s count of non-2xx answers must be 0 (or all of them, for the 401 scenario), with no socket errors. The project\'s headers that a client may read but the checks do not require (`Link`, `WWW-Authenticate`, `Deprecation`, `Sunset`, `Cache-Control`, `X-Content-Type-Options`, `X-Request-Id`) are recorded per server under "Differences".', '',
   ];
 }
@@ -219,6 +219,33 @@ function againstLines(input: ReportInput): string[] {
     lines.push(`| \`${name}\` | ${format(current)} | ${format(previous)} | ${ratio(current / previous)} | ${rounds} | ${p99(input, name, 'project')} | ${p99(input, name, AGAINST)} |`);
   }
   lines.push(`| **geometric mean** | | | **${ratio(geometricMean(ratios))}** | | | |`, '');
+  return [...lines, ...againstCpuLines(input)];
+}
+
+/** The median of a server's CPU µs per request in a scenario, over the rounds that have it. */
+function cpuPerRequest(input: ReportInput, name: string, server: ServerName): number[] {
+  return (input.http.samples.get(name)?.get(server) ?? []).map((sample) => sample.cpuMicroseconds ?? Number.NaN);
+}
+
+/**
+ * The same comparison by the servers' CPU time per request (their threads' time from /proc over the
+ * measured run, divided by the requests answered): what each answer costs, which a neighbour on the
+ * shared core or a slow round moves far less than it moves throughput.
+ */
+function againstCpuLines(input: ReportInput): string[] {
+  const hasCpu = SCENARIOS.every(({ name }) => [...cpuPerRequest(input, name, 'project'), ...cpuPerRequest(input, name, AGAINST)].every(Number.isFinite));
+  if (!hasCpu) return [];
+  const lines = ['By server CPU per request (its threads\' time from `/proc` over the measured run, divided by the requests answered); `that / this` above 1.00× means this build spends less per request.', ''];
+  lines.push('| scenario | this µs | that µs | that / this | each round |', '|---|---:|---:|---:|---|');
+  const ratios: number[] = [];
+  for (const { name } of SCENARIOS) {
+    const current = cpuPerRequest(input, name, 'project');
+    const previous = cpuPerRequest(input, name, AGAINST);
+    const perRound = current.map((value, round) => (previous[round] ?? Number.NaN) / value);
+    ratios.push(median(perRound));
+    lines.push(`| \`${name}\` | ${format(median(current), 1)} | ${format(median(previous), 1)} | ${ratio(median(perRound))} | ${perRound.map((value) => ratio(value)).join(', ')} |`);
+  }
+  lines.push(`| **geometric mean** | | | **${ratio(geometricMean(ratios))}** | |`, '');
   return lines;
 }
 

@@ -125,6 +125,18 @@ describe('benchReport()', () => {
     assert.match(report, /\| `GET \/v1\/pets\/42` \| against \| 25,650, 28,350, 27,000 \|/);
   });
 
+  test('benchReport() with an --against build compares the two by server CPU per request too, round by round, when /proc gave it', () => {
+    const servers: ServerName[] = ['project', 'against', 'fastify', 'lean-fastify', 'baseline', 'ceiling-plain', 'ceiling-same-headers'];
+    const http = results(servers);
+    for (const byServer of http.samples.values()) {
+      for (const [server, samples] of byServer) samples.forEach((sample, round) => { sample.cpuMicroseconds = (server === 'against' ? 20 : 25) + round; });
+    }
+    const report = benchReport({ ...input(servers), http, against: { revision: 'v3.0.0', commit: '762c6c930240aaaabbbbccccddddeeeeffff0000', start: 'node dist/cli/main.js' } });
+    assert.match(report, /By server CPU per request/);
+    assert.deepEqual(rowOf(report, 'By server CPU per request', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '26.0', '21.0', '0.81×', '0.80×, 0.81×, 0.81×']);
+    assert.doesNotMatch(benchReport({ ...input(servers), against: { revision: 'v3.0.0', commit: '762c6c930240aaaabbbbccccddddeeeeffff0000', start: 'node dist/cli/main.js' } }), /By server CPU per request/);
+  });
+
   test('benchReport() without an --against build has neither its column nor its section', () => {
     const report = benchReport(input(SERVERS));
     assert.doesNotMatch(report, /`against`|project \/ against|## This build against/);
