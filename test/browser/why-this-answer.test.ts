@@ -162,7 +162,7 @@ describe('the console\'s explanation of each answer in Chromium', () => {
         else assert.ok(line?.text.includes(`[${clause ?? ''}]`), failing.check);
         const past = PAST_EACH_CHECK[/\((\d{3})(?: `(\w+)`)?/.exec(ORDER_OF_CHECKS[at]?.[0] ?? '')?.slice(1).filter(Boolean).join(' ') ?? ''] ?? '';
         assert.equal(explanation.past, `To get past it: ${past.replaceAll('`', '')}`);
-        assert.deepEqual([...explanation.decisions.keys()].sort(), [...failing.decisions].sort(), failing.check);
+        assert.deepEqual([...explanation.decisions.keys()].sort(), [...failing.decisions, 'decision-error-codes'].sort(), failing.check);
         for (const id of failing.decisions) assert.ok(namesDecision(explanation, id), `${failing.check} names ${id} with its text: ${explanation.decisions.get(id)}`);
       }
       // Chromium logs each refused request as a console error of its own; the page itself must add none.
@@ -207,7 +207,9 @@ describe('the console\'s explanation of each answer in Chromium', () => {
       assert.equal(created.past, 'It passed every check that applies to createPet.');
       await page.fill('form.try[data-operation="listPets"] [name="limit"]', '1');
       await page.fill(`${CREATE} textarea[name="body"]`, '{"name": "Second", "categoryId": 1}');
-      await sendAndExplain(page, 'createPet');
+      const withoutStatus = await sendAndExplain(page, 'createPet');
+      assert.deepEqual([...withoutStatus.decisions.keys()], ['decision-default-status'], 'a pet created without status has none, by a decision');
+      assert.ok(!created.decisions.has('decision-default-status'), 'the example gives a status');
       const listed = await sendAndExplain(page, 'listPets');
       assert.match(listed.status, /^200 /);
       const bodyChecks = ORDER_OF_CHECKS.filter(([, , operation]) => operation === 'createPet').map(([check]) => check.replaceAll('`', ''));
@@ -223,7 +225,7 @@ describe('the console\'s explanation of each answer in Chromium', () => {
       assert.ok(namesDecision(missing, 'decision-pet-id') && namesDecision(missing, 'decision-deprecation-headers'), [...missing.decisions.keys()].join());
       await page.fill('form.try[data-operation="listPets"] [name="limit"]', 'ten');
       const refused = await sendAndExplain(page, 'listPets');
-      assert.deepEqual([...refused.decisions.keys()], ['decision-limit', 'decision-query']);
+      assert.deepEqual([...refused.decisions.keys()], ['decision-limit', 'decision-query', 'decision-error-codes']);
     } finally {
       await browserContext.close();
       await server.close();

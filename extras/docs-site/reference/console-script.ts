@@ -212,10 +212,12 @@ const SCRIPT = String.raw`(function () {
     var template = (form.getAttribute('data-path') || '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
     return new RegExp('^' + base.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&') + template + '$').test(new URL(url).pathname);
   }
-  function isShaped(shape, answer, error, operation) {
+  function isShaped(shape, answer, json, error, operation) {
     var details = error && Array.isArray(error.details) ? error.details : [];
+    var value = json && json.value && typeof json.value === 'object' ? json.value : undefined;
     return (shape.status === undefined || shape.status === answer.code)
-      && (shape.code === undefined || (error && error.code) === shape.code)
+      && (shape.code === undefined || (error && typeof error.code === 'string' && (shape.code === '*' || error.code === shape.code)))
+      && (shape.lacks === undefined || (value !== undefined && !(shape.lacks in value)))
       && (shape.operation === undefined || shape.operation === operation)
       && (shape.header === undefined || (answer.headers && answer.headers.get(shape.header) !== null))
       && (shape.field === undefined || details.some(function (detail) { return detail.field === shape.field; }))
@@ -267,7 +269,7 @@ const SCRIPT = String.raw`(function () {
     }
     SHAPED.forEach(function (entry) {
       var decision = document.getElementById(entry[0]);
-      if (!decision || !entry[1].some(function (shape) { return isShaped(shape, answer, error, operation); })) return;
+      if (!decision || !entry[1].some(function (shape) { return isShaped(shape, answer, json, error, operation); })) return;
       var note = add(box, 'p', 'decision-note', 'Decided where the interface is silent: ');
       var link = add(note, 'a', '', decision.querySelector('h3').textContent);
       link.href = '#' + entry[0];

@@ -27,7 +27,7 @@ export interface Decision {
 /** An answer a decision shapes, as the console reads it from the answer: every field given holds. */
 export interface AnswerShaped {
   readonly status?: number;
-  /** The Error body's `code`. */
+  /** The Error body's `code`; `*` for any. */
   readonly code?: string;
   /** The operation whose console sent the request. */
   readonly operation?: string;
@@ -37,6 +37,8 @@ export interface AnswerShaped {
   readonly field?: string;
   /** An entry of `details` names a field other than these. */
   readonly fieldNotIn?: readonly string[];
+  /** A field the answer's JSON object lacks. */
+  readonly lacks?: string;
 }
 
 /** What the decisions' texts depend on beyond the library's constants. */
@@ -93,6 +95,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface gives no default, and inventing one would state an availability nobody stated.',
       spec: '2',
       operations: ['createPet'],
+      answers: [{ status: 201, lacks: 'status' }],
     },
     {
       id: 'decision-unknown-fields',
@@ -173,6 +176,7 @@ export function referenceDecisions(context: DecisionContext): readonly Decision[
       reason: 'The interface names `code` but lists no values; a fixed set lets a client act on the code rather than on the message.',
       spec: '2, 7',
       operations: ALL_OPERATIONS,
+      answers: [{ code: '*' }],
     },
     {
       id: 'decision-order-of-checks',
