@@ -30,6 +30,25 @@ export const MAX_ANSWER_BYTES = 1_048_576;
 
 const DECIMAL = /^[0-9]+$/;
 
+/** Node's zlib codes (`Z_DATA_ERROR`, `Z_BUF_ERROR`) and brotli's (`ERR__ERROR_FORMAT_PADDING_2`, `ERR_BROTLI_…`). */
+const DECODING_CODE = /^(?:Z_|ERR__|ERR_BROTLI|ERR_ZLIB)/;
+
+/**
+ * What made a body impossible to decode, when a failure of fetch or of the body's reading says so
+ * (looked for through its `cause`s): a zlib or brotli error, or undici's refusal of more than 5
+ * content-encodings (`too many content-encodings in response: 6, maximum allowed is 5`). Undefined
+ * for any other failure, which is one of the network. The same answer would come again, so it is
+ * not retried.
+ */
+export function decodingProblem(failure: unknown): string | undefined {
+  let error = failure;
+  for (let depth = 0; depth < 5 && error instanceof Error; depth++, error = error.cause) {
+    const code: unknown = Object.getOwnPropertyDescriptor(error, 'code')?.value;
+    if ((typeof code === 'string' && DECODING_CODE.test(code)) || /content-encoding|decompression/i.test(error.message)) return error.message;
+  }
+  return undefined;
+}
+
 /** Cancels a body nobody will read, so its connection is freed; a failure to cancel changes nothing. */
 function discard(body: FetchBody | null | undefined): void {
   if (body === undefined || body === null) return;

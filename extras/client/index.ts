@@ -10,6 +10,8 @@ export type { PetstoreClientErrorOptions } from './client-error.js';
 export type { PetstoreClientOptions } from './petstore-client.js';
 /** Options of PetstoreClient.pets. */
 export type { PetsOptions } from './petstore-client.js';
+/** The default bound on pages in a row without a pet in PetstoreClient.pets (`maxEmptyPages`). */
+export { MAX_EMPTY_PAGES } from './petstore-client.js';
 /** Options of PetstoreClient.createPet: the caller's own idempotency key, and the retry policy of this call. */
 export type { CreatePetOptions } from './petstore-client.js';
 /** Options of one call of listPets or getPet: the retry policy of this call. */

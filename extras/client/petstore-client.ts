@@ -1,6 +1,6 @@
 import { MAX_LIMIT, PetstoreError, validateIdempotencyKey, validateNewPet } from '../../lib/index.js';
 import type { CreatePetOptions as EngineCreatePetOptions, ListPetsQuery, NewPet, Pet, PetStatus, PetstoreApi } from '../../lib/index.js';
-import { MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
+import { decodingProblem, MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
 import { asPet, asPets, errorFromAnswer, parseJson, unexpectedAnswer } from './answers.js';
 import type { AnswerSource } from './answers.js';
 import { PetstoreClientError } from './client-error.js';
@@ -62,7 +62,21 @@ export interface PetsOptions extends RequestOptions {
   status?: PetStatus;
   /** Pets per request, 1 to 100. Default 100, the fewest round trips. */
   pageSize?: number;
+  /**
+   * The most pages in a row that may list no pet while linking to a next one; the next such page ends
+   * the iteration with an `unavailable` PetstoreClientError. At least 1. Default `MAX_EMPTY_PAGES` (10).
+   */
+  maxEmptyPages?: number;
 }
+
+/**
+ * The default bound on pages in a row without a pet in `pets()` (decided). This interface never
+ * sends one with a next link (a page is cut after its last pet); a server that pages a filter over a
+ * window of ids might, and 10 lets it, while a server that sends empty pages whose links creep
+ * forward ends the iteration after 11 requests instead of never: the caller's loop, which runs only
+ * when a pet comes, could not break out.
+ */
+export const MAX_EMPTY_PAGES = 10;
 
 /** One answer, read whole: its status, body and headers, and how many requests the call sent to get it. */
 interface Answer extends AnswerSource {
@@ -79,6 +93,7 @@ interface Answer extends AnswerSource {
 type Outcome =
   | { kind: 'answer'; answer: Omit<Answer, 'attempts'> }
   | { kind: 'too large'; answer: Omit<Answer, 'attempts'> }
+  | { kind: 'undecodable'; problem: string; failure: unknown }
   | { kind: 'timeout'; limit: number; isBudget: boolean; failure: Error }
   | { kind: 'unreachable'; failure: unknown };
 
@@ -254,17 +269,26 @@ export class PetstoreClient implements PetstoreApi {
    * the last page. Pets created meanwhile with larger ids are included; none is seen twice. The
    * cursor only moves forward: a page whose ids do not rise past the last id seen, or a next link
    * whose `after` does not, ends the iteration with an `unavailable` PetstoreError, so a server that
-   * sends pages in a circle cannot make it endless.
+   * sends pages in a circle cannot make it endless; and more than `maxEmptyPages` pages in a row
+   * without a pet end it with an `unavailable` PetstoreClientError, so one whose empty pages creep
+   * forward cannot either.
    */
   async *pets(options: PetsOptions = {}): AsyncGenerator<Pet, void, undefined> {
+    const maxEmptyPages = options.maxEmptyPages ?? MAX_EMPTY_PAGES;
+    if (!Number.isSafeInteger(maxEmptyPages) || maxEmptyPages < 1) throw new TypeError('PetstoreClient: `maxEmptyPages` must be a whole number of pages, at least 1');
     const search = new URLSearchParams({ limit: decimal(options.pageSize ?? MAX_LIMIT) });
     if (options.status !== undefined) search.set('status', options.status);
     let url: string | undefined = `${this.#baseUrl}/pets?${search.toString()}`;
     // The id every later pet must be above: the last one seen, or the cursor of the page asked for.
     let position: number | undefined;
     let seen = 0;
+    let emptyPages = 0;
     while (url !== undefined) {
       const page: { pets: Pet[]; next: string | undefined } = await this.#listPage(url, options);
+      emptyPages = page.pets.length === 0 ? emptyPages + 1 : 0;
+      if (emptyPages > maxEmptyPages && page.next !== undefined) {
+        throw new PetstoreClientError('unavailable', `The pages of ${this.#baseUrl}/pets make no progress: ${plural(emptyPages, 'page')} in a row listed no pet, past the client's \`maxEmptyPages\` of ${maxEmptyPages}, and the last links to ${page.next}; stopped after ${plural(seen, 'pet')}`);
+      }
       for (const pet of page.pets) {
         if (position !== undefined && pet.id <= position) {
           throw new PetstoreError('unavailable', `The page ${url} goes back: it lists pet ${pet.id}, not above ${position}, after ${plural(seen, 'pet')} (pages must rise in id)`);
@@ -325,8 +349,12 @@ export class PetstoreClient implements PetstoreApi {
         if (notice !== undefined) this.#onDeprecation(notice);
         return { ...outcome.answer, attempts: attempt };
       }
-      // Reading more of an answer too large would not make it smaller: it is not retried.
+      // Reading more of an answer too large would not make it smaller, nor again one that cannot be decoded: neither is retried.
       if (outcome.kind === 'too large') throw this.#counted(this.#tooLarge(outcome.answer), attempt, '');
+      if (outcome.kind === 'undecodable') {
+        const error = new PetstoreError('unavailable', `Unexpected answer to ${method} ${url}: its body cannot be decoded (${outcome.problem}); not retried, as the same answer would come again`, { cause: outcome.failure });
+        throw options.isUnrepeatable === true ? this.#unknownFate(this.#counted(error, attempt, '')) : this.#counted(error, attempt, '');
+      }
       if (options.isUnrepeatable === true && outcome.kind !== 'answer') throw this.#unknownFate(this.#counted(this.#attemptError(url, outcome), attempt, ''));
       const now = policy.now();
       const asked = outcome.kind === 'answer' ? retryAfterDelay(outcome.answer.response.headers.get('retry-after'), now) : undefined;
@@ -374,14 +402,15 @@ export class PetstoreClient implements PetstoreApi {
       return { kind: 'answer', answer: { ...source, text } };
     } catch (failure) {
       if (isExpired) return { kind: 'timeout', limit: request.limit, isBudget: request.isBudget, failure: timeout };
-      return { kind: 'unreachable', failure };
+      const problem = decodingProblem(failure);
+      return problem === undefined ? { kind: 'unreachable', failure } : { kind: 'undecodable', problem, failure };
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** The error of an attempt that gave no answer worth returning, each kind with its own message. */
-  #attemptError(url: string, outcome: Exclude<Outcome, { kind: 'too large' }>): PetstoreError {
+  #attemptError(url: string, outcome: Exclude<Outcome, { kind: 'too large' | 'undecodable' }>): PetstoreError {
     if (outcome.kind === 'answer') return this.#failure({ ...outcome.answer, attempts: 1 });
     if (outcome.kind === 'unreachable') return this.#unreachable(url, outcome.failure);
     const within = outcome.isBudget ? `before the call's budget ran out (${Math.round(outcome.limit)} ms of it were left for this attempt)` : `within the ${seconds(outcome.limit)} s attempt timeout`;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { largestValidAnswerBytes, MAX_ANSWER_BYTES, PetstoreClient } from '../../../extras/client/index.js';
+import { largestValidAnswerBytes, MAX_ANSWER_BYTES, MAX_EMPTY_PAGES, PetstoreClient, PetstoreClientError } from '../../../extras/client/index.js';
 import type { Pet } from '../../../lib/index.js';
 import { MAX_LIMIT, MAX_NAME_LENGTH } from '../../../lib/index.js';
 import { MAX_SAFE_ID } from '../../../lib/limits.js';
@@ -232,6 +233,130 @@ describe('PetstoreClient bounds', () => {
       } finally {
         await circling.close();
       }
+    }
+  });
+  test('PetstoreClient.pets() ends with a PetstoreClientError after MAX_EMPTY_PAGES pages in a row without a pet, when each links one id further, instead of never yielding', { timeout: TEST_TIMEOUT }, async () => {
+    const pet = (id: number): string => JSON.stringify({ id, name: `Pet ${id}`, categoryId: 1 });
+    let requests = 0;
+    // The first page has pet 1; every later one is empty and links to the next id, forever.
+    const creeping = await serve((request, response) => {
+      requests++;
+      const after = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('after') ?? '0');
+      response.writeHead(200, { 'content-type': 'application/json', link: `</v1/pets?limit=100&after=${after + 1}>; rel="next"` });
+      response.end(after === 0 ? `[${pet(1)}]` : '[]');
+    });
+    try {
+      const client = new PetstoreClient({ baseUrl: creeping.url, apiKey: API_KEY });
+      const ids: number[] = [];
+      const error = await clientFailure(async () => {
+        for await (const listed of client.pets()) ids.push(listed.id);
+      });
+      assert.ok(error instanceof PetstoreClientError);
+      assert.equal(error.code, 'unavailable');
+      assert.match(error.message, /^The pages of http:\/\/127\.0\.0\.1:\d+\/v1\/pets make no progress: 11 pages in a row listed no pet, past the client's `maxEmptyPages` of 10, and the last links to http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=100&after=12; stopped after 1 pet$/);
+      assert.deepEqual(ids, [1]);
+      assert.equal(MAX_EMPTY_PAGES, 10);
+      assert.equal(requests, 1 + MAX_EMPTY_PAGES + 1);
+      requests = 0;
+      const strict = await clientFailure(async () => {
+        for await (const listed of client.pets({ maxEmptyPages: 2 })) ids.push(listed.id);
+      });
+      assert.match(strict.message, /3 pages in a row listed no pet, past the client's `maxEmptyPages` of 2/);
+      assert.equal(requests, 4);
+      for (const maxEmptyPages of [0, -1, 1.5, Number.NaN]) {
+        await assert.rejects(async () => {
+          for await (const listed of client.pets({ maxEmptyPages })) ids.push(listed.id);
+        }, /`maxEmptyPages` must be a whole number of pages, at least 1/, String(maxEmptyPages));
+      }
+    } finally {
+      await creeping.close();
+    }
+  });
+
+  test('PetstoreClient.pets() follows up to MAX_EMPTY_PAGES empty pages in a row and goes on once a pet comes', { timeout: TEST_TIMEOUT }, async () => {
+    const pet = (id: number): string => JSON.stringify({ id, name: `Pet ${id}`, categoryId: 1 });
+    // Pets 1, 12 and 23, each followed by ten empty pages that move one id forward; the last page has no next link.
+    const sparse = await serve((request, response) => {
+      const after = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('after') ?? '0');
+      const id = after + 1;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (id < 23) headers['link'] = `</v1/pets?limit=100&after=${id}>; rel="next"`;
+      response.writeHead(200, headers);
+      response.end(id % 11 === 1 ? `[${pet(id)}]` : '[]');
+    });
+    try {
+      const client = new PetstoreClient({ baseUrl: sparse.url, apiKey: API_KEY });
+      const ids: number[] = [];
+      for await (const listed of client.pets()) ids.push(listed.id);
+      assert.deepEqual(ids, [1, 12, 23]);
+    } finally {
+      await sparse.close();
+    }
+  });
+
+  test('PetstoreClient refuses an answer it cannot decode (six nested gzip layers, a broken gzip or brotli body) as an unexpected answer, not an unreachable server, without retrying', { timeout: TEST_TIMEOUT }, async () => {
+    let nested: Buffer = Buffer.from('[]');
+    for (let layer = 0; layer < 6; layer++) nested = gzipSync(nested);
+    const bodies: [string, string, Buffer, RegExp][] = [
+      ['six gzip layers', 'gzip, gzip, gzip, gzip, gzip, gzip', nested, /too many content-encodings/],
+      ['a body that is not gzip', 'gzip', Buffer.from('not gzip at all'), /incorrect header check/],
+      ['a body that is not brotli', 'br', Buffer.from('not brotli!!'), /Decompression failed/],
+    ];
+    for (const [label, encoding, body, cause] of bodies) {
+      let requests = 0;
+      const server = await serve((_request, response) => {
+        requests++;
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+        response.end(body);
+      });
+      try {
+        const client = new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY });
+        const error = await clientFailure(() => client.listPets());
+        assert.equal(error.code, 'unavailable', label);
+        assert.doesNotMatch(error.message, /Cannot reach/, label);
+        assert.match(error.message, /^Unexpected answer to GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets: its body cannot be decoded \(.+\); not retried, as the same answer would come again$/, label);
+        assert.match(error.message, cause, label);
+        assert.equal(requests, 1, `${label}: not retried`);
+        assert.equal(error.attempts, 1, label);
+      } finally {
+        await server.close();
+      }
+    }
+    // Five layers are what fetch decodes, and brotli too: those answers are read.
+    let five: Buffer = Buffer.from('[]');
+    for (let layer = 0; layer < 5; layer++) five = gzipSync(five);
+    for (const [encoding, body] of [['gzip, gzip, gzip, gzip, gzip', five], ['br', brotliCompressSync('[]')]] as const) {
+      const server = await serve((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+        response.end(body);
+      });
+      try {
+        assert.deepEqual(await new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY }).listPets(), [], encoding);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  test('PetstoreClient does not repeat a create without a key whose answer cannot be decoded, and says the pet may have been stored', { timeout: TEST_TIMEOUT }, async () => {
+    let creates = 0;
+    const server = await serve((request, response) => {
+      if (request.headers['idempotency-key'] !== undefined) {
+        response.writeHead(501, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ code: 'idempotency_unsupported', message: 'No keys here', status: 501 }));
+        return;
+      }
+      creates++;
+      response.writeHead(201, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end('not gzip');
+    });
+    try {
+      const client = new PetstoreClient({ baseUrl: server.url, apiKey: API_KEY });
+      const error = await clientFailure(() => client.createPet({ name: 'Rex', categoryId: 1 }));
+      assert.match(error.message, /its body cannot be decoded .*; the pet may or may not have been stored/);
+      assert.equal(creates, 1);
+    } finally {
+      await server.close();
     }
   });
 });
