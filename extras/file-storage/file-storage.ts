@@ -18,6 +18,9 @@ import { cutDamagedTail } from './damaged-tail.js';
 import { scanJournal } from './journal-scan.js';
 import type { ScanResult } from './journal-scan.js';
 import { JournalWriter } from './journal-writer.js';
+import type { OwnershipProblem } from './journal-writer.js';
+import { JournalWatch, refuseOrphans } from './journal-identity.js';
+import type { DescriptorLock } from './descriptor-lock.js';
 import type { Durability, JournalStats } from './journal-types.js';
 import { acquireLock } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
@@ -129,8 +132,24 @@ function secondNameError(path: string, links: number): PetstoreError {
   );
 }
 
-/** Opens the journal for reading and appending, creating it when missing and writing the header into an empty file; `version` is its format version. */
-export async function openJournal(fileSystem: StorageFileSystem, path: string, mayCreate: boolean): Promise<{ file: StorageFile; size: number; version: number }> {
+/** The refusal of a journal whose own lock another open of it holds: a server on another path to the same file. */
+function inUseError(path: string): PetstoreError {
+  return new PetstoreError(
+    'unavailable',
+    `Data file ${path} is in use: another process holds the file itself open and locked, through this path or another path to the same file `
+      + '(a bind mount of the file, as Docker file mounts and Kubernetes subPath make; the file moved or linked elsewhere). '
+      + `Only one writer may open it; stop the other one first (\`fuser -v ${path}\` names it).`,
+  );
+}
+
+/**
+ * Opens the journal for reading and appending, creating it when missing and writing the header into
+ * an empty file, and locks the open file itself where the file system can (`lock`: what that said);
+ * `version` is its format version.
+ */
+export async function openJournal(
+  fileSystem: StorageFileSystem, path: string, mayCreate: boolean,
+): Promise<{ file: StorageFile; size: number; version: number; lock: DescriptorLock | undefined }> {
   let file: StorageFile;
   try {
     file = await fileSystem.open(path, 'r+');
@@ -146,6 +165,8 @@ export async function openJournal(fileSystem: StorageFileSystem, path: string, m
   try {
     const links = await file.linkCount?.();
     if (links !== undefined && links > 1) throw secondNameError(path, links);
+    const lock = await file.lock?.();
+    if (lock?.state === 'busy') throw inUseError(path);
     let size = await file.size();
     // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
     if (size === 0 && mayCreate) {
@@ -156,7 +177,7 @@ export async function openJournal(fileSystem: StorageFileSystem, path: string, m
     if ((await file.read(header, 0, header.length, 0)) !== header.length) throw new Error('short read of the journal header');
     const problem = headerProblem(header);
     if (problem !== undefined) throw new PetstoreError('unavailable', `Cannot open data file ${path}: ${problem} (byte offset 0)`);
-    return { file, size, version: headerVersion(header) };
+    return { file, size, version: headerVersion(header), lock };
   } catch (error) {
     await file.close().catch(() => undefined);
     throw error instanceof PetstoreError ? error : openError(path, 'reading its header', error);
@@ -192,8 +213,13 @@ export async function createFileStorage(path: string, options: FileStorageOption
   const lock = await acquireLock(`${journalPath}${LOCK_SUFFIX}`, journalPath, fileSystem, log);
   let file: StorageFile | undefined;
   try {
+    await refuseOrphans(fileSystem, journalPath);
     const opened = await openJournal(fileSystem, journalPath, true);
     file = opened.file;
+    if (opened.lock?.state === 'unsupported' && opened.lock.reason !== '') {
+      log(`petstore: cannot lock data file ${journalPath} itself (${opened.lock.reason}); its lock file alone keeps a second server off it`);
+    }
+    const identity = await file.identity();
     refuseOversizedJournal(journalPath, opened.size, opened.version, options.capacity);
     const replay: Replay = { index: new PetIndex(), keys: new KeyIndex(), read: HEADER_SIZE };
     const { index, keys } = replay;
@@ -208,7 +234,8 @@ export async function createFileStorage(path: string, options: FileStorageOption
       const { reason } = scan.damage;
       scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
     }
-    return fileStorage(journalPath, file, lock, { index, keys, scan, version: opened.version }, { durability, log });
+    const watch = new JournalWatch(journalPath, file, { fileSystem, identity });
+    return fileStorage({ path: journalPath, file, lock, watch }, { index, keys, scan, version: opened.version }, { durability, log });
   } catch (error) {
     await file?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
@@ -244,10 +271,24 @@ function refuseIfClosed(closing: Promise<void> | undefined, doing: string): void
   if (closing !== undefined) throw new PetstoreError('unavailable', `${doing}: the storage is closed`);
 }
 
-/** Waits for queued inserts and a recovery under way, syncs what `write` mode left unsynced, closes the journal and releases the lock. */
-async function closeJournal(path: string, file: StorageFile, lock: HeldLock, writer: JournalWriter): Promise<void> {
+/** What a storage holds open: the journal, its lock file and the watch on its path. */
+interface Held {
+  path: string;
+  file: StorageFile;
+  lock: HeldLock;
+  watch: JournalWatch;
+}
+
+/**
+ * Waits for queued inserts and a recovery under way, keeps the journal's content beside it if its
+ * path was made to name another file, syncs what `write` mode left unsynced, closes the journal and
+ * releases the lock.
+ */
+async function closeJournal({ path, file, lock, watch }: Held, writer: JournalWriter): Promise<void> {
   try {
     await writer.drain();
+    const replaced = await watch.problem();
+    if (replaced !== undefined) writer.displace(replaced);
     await writer.syncIfNeeded();
   } catch (error) {
     throw new PetstoreError('unavailable', `Closing data file ${path}: the final sync failed: ${errorMessageOf(error)}`, { cause: error });
@@ -352,12 +393,18 @@ async function checkReady(journal: OpenJournal): Promise<void> {
   if (failure !== undefined) throw failure.readinessError;
 }
 
-function fileStorage(
-  path: string, file: StorageFile, lock: HeldLock, replayed: Replayed,
-  options: { durability: Durability; log: (line: string) => void },
-): FileStorage {
+/** The journal's ownership as the writer asks it: its path still names the held file, and the lock file is still this process's. */
+async function ownershipProblem({ lock, watch }: Held): Promise<OwnershipProblem | string | undefined> {
+  const [replaced, lockProblem] = await Promise.all([watch.problem(), lock.problem()]);
+  return replaced ?? lockProblem;
+}
+
+function fileStorage(held: Held, replayed: Replayed, options: { durability: Durability; log: (line: string) => void }): FileStorage {
+  const { path, file, lock, watch } = held;
   const { index, scan } = replayed;
-  const writer = new JournalWriter(file, scan.end, { path, ...options, onCommit: (pet) => index.append(pet), ownership: () => lock.problem(), isOwnedNow: () => lock.isHeldNow() });
+  const writer = new JournalWriter(file, scan.end, {
+    path, ...options, onCommit: (pet) => index.append(pet), ownership: () => ownershipProblem(held), isOwnedNow: () => watch.isSameNow() && lock.isHeldNow(),
+  });
   const journal: OpenJournal = {
     path, file, lock, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
     isRaised: replayed.version >= FORMAT_VERSION, raising: undefined,
@@ -371,6 +418,6 @@ function fileStorage(
     usage: () => heldUsage(index, replayed.keys),
     checkReady: () => checkReady(journal),
     stats: () => writer.stats(),
-    close: () => (journal.closing ??= closeJournal(path, file, lock, writer)),
+    close: () => (journal.closing ??= closeJournal(held, writer)),
   };
 }

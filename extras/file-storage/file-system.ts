@@ -1,5 +1,7 @@
 import { constants, fstatSync, readSync, statSync, writeSync } from 'node:fs';
-import { copyFile, link, open, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, open, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { lockDescriptor } from './descriptor-lock.js';
+import type { DescriptorLock } from './descriptor-lock.js';
 
 /** An open file as the file storage uses it: positional reads and writes, syncs, truncation. */
 export interface StorageFile {
@@ -19,6 +21,12 @@ export interface StorageFile {
   identity(): Promise<string>;
   /** How many names (hard links) the file has (fstat); optional: a file system without it is taken to give each file one name. */
   linkCount?(): Promise<number>;
+  /**
+   * Takes an exclusive lock on this open file itself (flock(2) on its open file description), held
+   * until it is closed, so every path to the same inode meets it. Optional: a file without it, or one
+   * that answers `unsupported`, is kept single-writer by the lock file alone.
+   */
+  lock?(): Promise<DescriptorLock>;
   /** Closes the file. */
   close(): Promise<void>;
   /**
@@ -63,6 +71,8 @@ export interface StorageFileSystem {
   now?: SynchronousFileSystem;
   /** `path` with every symbolic link in it resolved (realpath); fails with ENOENT when it names nothing. Optional: without it, paths are taken as they are. */
   realPath?(path: string): Promise<string>;
+  /** The names in a directory (readdir). Optional: without it, no copy of a replaced journal beside it is looked for on open. */
+  listDirectory?(path: string): Promise<string[]>;
 }
 
 /** A file system's synchronous calls (see StorageFileSystem.now). */
@@ -101,6 +111,7 @@ export const nodeFileSystem: StorageFileSystem = {
       size: async () => (await handle.stat()).size,
       identity: async () => identityOf(await handle.stat({ bigint: true })),
       linkCount: async () => (await handle.stat()).nlink,
+      lock: () => lockDescriptor(handle.fd),
       close: () => handle.close(),
     };
     file.now = {
@@ -119,6 +130,7 @@ export const nodeFileSystem: StorageFileSystem = {
   copyNewFile: (source, destination) => copyFile(source, destination, constants.COPYFILE_EXCL),
   identity: async (path) => identityOf(await stat(path, { bigint: true })),
   realPath: (path) => realpath(path),
+  listDirectory: (path) => readdir(path),
 };
 nodeFileSystem.now = { of: nodeFileSystem, identity: (path) => identityOf(statSync(path, { bigint: true })) };
 

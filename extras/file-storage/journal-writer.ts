@@ -27,11 +27,21 @@ export interface JournalWriterOptions {
    * taken), or undefined while it can. Asked before each batch is written and again before it is
    * acknowledged.
    */
-  ownership: () => Promise<string | undefined>;
+  ownership: () => Promise<OwnershipProblem | string | undefined>;
   /** The same check made synchronously: true when the lock is provably this process's now; false sends the writer to `ownership`. Optional. */
   isOwnedNow?: () => boolean;
   log: (line: string) => void;
 }
+
+/** Why the journal is no longer this writer's alone, for the operator (`reason`) and for clients (`createMessage`, which names no server path). A bare string is a lost lock. */
+export interface OwnershipProblem {
+  reason: string;
+  createMessage: string;
+}
+
+/** What a create answers when the single-writer lock was lost. */
+const LOCK_LOST_MESSAGE = 'Cannot create pet: this server can no longer prove that it alone writes its data file (its single-writer lock was removed or taken by another process), '
+  + 'so the pet was not stored. Creates stay refused until the server is restarted with no other server on the data file.';
 
 /** Bytes of the test write that ends a failure: room for the largest record. */
 export const PROBE_SIZE = FRAME_HEADER_SIZE + MAX_PAYLOAD_SIZE;
@@ -85,6 +95,11 @@ export class JournalWriter {
     return problem === undefined ? this.#displacement : this.#displace(problem);
   }
 
+  /** Stops acknowledging for good because of `problem`, found outside the writer's own checks (on close); logs it unless already displaced. */
+  displace(problem: OwnershipProblem): WriteFailure {
+    return this.#displace(problem);
+  }
+
   /** A copy of the counters. */
   stats(): JournalStats {
     return { ...this.#stats };
@@ -132,7 +147,7 @@ export class JournalWriter {
     while (this.#queue.length > 0) {
       const batch = this.#queue;
       this.#queue = [];
-      let problem: string | undefined;
+      let problem: OwnershipProblem | string | undefined;
       try {
         problem = await this.#writeBatch(batch, isVerified);
       } catch (error) {
@@ -161,7 +176,7 @@ export class JournalWriter {
    * was written while no other process held the lock: any later owner reads it when it opens. The
    * check before is skipped when `isVerified`: the previous batch's check came after its last I/O.
    */
-  async #writeBatch(batch: readonly PendingRecord[], isVerified: boolean): Promise<string | undefined> {
+  async #writeBatch(batch: readonly PendingRecord[], isVerified: boolean): Promise<OwnershipProblem | string | undefined> {
     const before = isVerified ? undefined : await this.#ownershipProblem(this.#end);
     if (before !== undefined) return before;
     const data = batch.length === 1 ? (batch[0] as PendingRecord).frame : Buffer.concat(batch.map((record) => record.frame));
@@ -187,7 +202,7 @@ export class JournalWriter {
   }
 
   /** Why the journal may no longer be this writer's alone: the lock, or a size that is not where this writer left it (another process appended or cut). */
-  async #ownershipProblem(end: number): Promise<string | undefined> {
+  async #ownershipProblem(end: number): Promise<OwnershipProblem | string | undefined> {
     // The same two checks with synchronous calls where the lock and the file have them (some 10 us in all); any doubt goes the asynchronous way, which says why.
     const now = synchronousFile(this.#file);
     if (now !== undefined && this.#options.isOwnedNow?.() === true) return this.#sizeProblem(now.size(), end);
@@ -203,18 +218,15 @@ export class JournalWriter {
   }
 
   /** Enters the displaced state for good (logging why, once) and returns it: creates answer 503 from now on. */
-  #displace(problem: string): WriteFailure {
+  #displace(problem: OwnershipProblem | string): WriteFailure {
     if (this.#displacement !== undefined) return this.#displacement;
+    const { reason, createMessage } = typeof problem === 'string' ? { reason: problem, createMessage: LOCK_LOST_MESSAGE } : problem;
     const displacement: WriteFailure = {
-      createError: new PetstoreError(
-        'unavailable',
-        'Cannot create pet: this server can no longer prove that it alone writes its data file (its single-writer lock was removed or taken by another process), '
-        + 'so the pet was not stored. Creates stay refused until the server is restarted with no other server on the data file.',
-      ),
-      readinessError: new PetstoreError('unavailable', problem),
+      createError: new PetstoreError('unavailable', createMessage),
+      readinessError: new PetstoreError('unavailable', reason),
     };
     this.#displacement = displacement;
-    this.#note(`petstore: ${problem} Creates answer 503 from now on; reads still answer.`);
+    this.#note(`petstore: ${reason} Creates answer 503 from now on; reads still answer.`);
     return displacement;
   }
 

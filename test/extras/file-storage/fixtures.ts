@@ -126,3 +126,14 @@ export function logLines(): { lines: string[]; log: (line: string) => void } {
 export function literally(text: string): RegExp {
   return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 }
+
+/** The real file system where files cannot be locked themselves (no `flock`, not Linux): the lock file alone keeps writers apart. */
+export function withoutFileLock(fileSystem: StorageFileSystem = nodeFileSystem): StorageFileSystem {
+  return {
+    ...fileSystem,
+    async open(path, flags) {
+      const file = await fileSystem.open(path, flags);
+      return { ...file, lock: async () => ({ state: 'unsupported', reason: '' }) };
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { unlinkSync } from 'node:fs';
 import { appendFile, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import type { Pet, PetStorage } from '../../../lib/index.js';
@@ -8,7 +9,7 @@ import { nodeFileSystem } from '../../../extras/file-storage/file-system.js';
 import type { StorageFileSystem } from '../../../extras/file-storage/file-system.js';
 import { encodePetRecord, HEADER_SIZE } from '../../../extras/file-storage/journal-format.js';
 import { PROBE_BYTE, PROBE_SIZE } from '../../../extras/file-storage/journal-writer.js';
-import { fsError, fullDisk, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet } from './fixtures.js';
+import { fsError, fullDisk, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet, withoutFileLock } from './fixtures.js';
 
 async function allPets(storage: PetStorage): Promise<Pet[]> {
   return (await storage.list({ status: undefined, after: 0, limit: 1_000_000 })).map((pet) => ({ ...pet }));
@@ -183,7 +184,7 @@ describe('FileStorage after a failed write', () => {
 });
 
 describe('FileStorage checkReady()', () => {
-  test('checkReady() resolves on a healthy storage without touching the journal', async () => {
+  test('checkReady() resolves on a healthy storage with a stat of the journal\'s path and no call on the journal itself', async () => {
     const path = await journalPath();
     const operations: string[] = [];
     const storage = await createFileStorage(path, {
@@ -194,7 +195,7 @@ describe('FileStorage checkReady()', () => {
     await storage.insert(samplePet(1));
     operations.length = 0;
     await storage.checkReady();
-    assert.deepEqual(operations, []);
+    assert.deepEqual(operations, ['stat']);
     await storage.close();
   });
 
@@ -231,17 +232,29 @@ describe('FileStorage checkReady()', () => {
 const DISPLACED = /^Cannot create pet: this server can no longer prove that it alone writes its data file \(its single-writer lock was removed or taken by another process\), so the pet was not stored\. Creates stay refused until the server is restarted/;
 
 describe('FileStorage once its lock is no longer its own', () => {
-  test('insert() answers 503 once the lock file is removed under a running writer, never overwrites what a second writer then stores, and nothing acknowledged is lost', async () => {
+  test('createFileStorage() refuses a second writer on a journal whose lock file was removed, since the first holds the file itself locked', async () => {
+    const path = await journalPath();
+    const first = await createFileStorage(path, { log: () => undefined });
+    await unlink(`${path}.lock`);
+    await rejection(() => createFileStorage(path, { log: () => undefined }), 'unavailable', literally(`Data file ${path} is in use: another process holds the file itself open and locked`));
+    await rejection(() => first.insert(samplePet(1)), 'unavailable', DISPLACED);
+    await first.close();
+    const reopened = await createFileStorage(path, { log: () => undefined });
+    await reopened.close();
+  });
+
+  test('insert() where the file itself cannot be locked answers 503 once the lock file is removed under a running writer, never overwrites what a second writer then stores, and nothing acknowledged is lost', async () => {
     const path = await journalPath();
     const { lines, log } = logLines();
-    const first = await createFileStorage(path, { log });
+    const fileSystem = withoutFileLock();
+    const first = await createFileStorage(path, { log, fileSystem });
     const acknowledged = [await first.insert(samplePet(1)), await first.insert(samplePet(2))];
     await unlink(`${path}.lock`);
     await rejection(() => first.insert(samplePet(3)), 'unavailable', DISPLACED);
     assert.equal(lines.length, 1);
     assert.match(lines[0] as string, literally(`petstore: The single-writer lock ${path}.lock of data file ${path} was removed`));
     assert.match(lines[0] as string, /Creates answer 503 from now on; reads still answer\.$/);
-    const second = await createFileStorage(path, { log: () => undefined });
+    const second = await createFileStorage(path, { log: () => undefined, fileSystem });
     acknowledged.push(await second.insert(samplePet(4)), await second.insert(samplePet(5)));
     await rejection(() => first.insert(samplePet(6)), 'unavailable', DISPLACED);
     await rejection(() => first.checkReady(), 'unavailable', literally(`The single-writer lock ${path}.lock of data file ${path} was removed`), /restart this one/);
@@ -257,10 +270,11 @@ describe('FileStorage once its lock is no longer its own', () => {
     let isArmed = false;
     const storage = await createFileStorage(path, {
       log: () => undefined,
-      fileSystem: hookedFileSystem(async (operation, target) => {
+      fileSystem: hookedFileSystem((operation, target) => {
         if (isArmed && operation === 'datasync' && target === path) {
           isArmed = false;
-          await unlink(`${path}.lock`);
+          // At once, before the check beside the sync begins: an asynchronous unlink would race it on the thread pool.
+          unlinkSync(`${path}.lock`);
         }
       }),
     });
