@@ -9,7 +9,7 @@ import { startServer } from '../server/node/index.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 
 /** The key typed into the page; the README's quick start uses the same one. */
-const API_KEY = 'secret-key';
+const API_KEY = 'secret-key-for-dev';
 
 /** Wide enough for the contents beside the text, tall enough for an answer's status line and its whole explanation. */
 const VIEWPORT = { width: 1280, height: 1000 };
