@@ -88,7 +88,7 @@ export const KEY_RUN = 12;
  */
 function keyScanner(apiKeys: readonly string[]): (text: string) => boolean {
   const run = Math.min(KEY_RUN, ...apiKeys.map((key) => Math.max(1, key.length - 1)));
-  const base = (globalThis.crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) | 1;
+  const base = (globalThis.crypto.getRandomValues(new Uint32Array(1))[0] as number) | 1;
   let power = 1;
   for (let index = 0; index < run; index++) power = Math.imul(power, base);
   const eachRun = (text: string, visit: (hash: number, start: number) => boolean): boolean => {
