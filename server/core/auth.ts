@@ -79,7 +79,7 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
   };
 }
 
-/** The run of a key a client's text may not hold: 12 characters, or one less than the shortest key's length (decided: docs/idempotency.md). */
+/** The run of a key a client's text may not hold: 12 characters, or less with a key of 12 or fewer (decided: docs/idempotency.md). */
 export const KEY_RUN = 12;
 
 /**
@@ -87,7 +87,8 @@ export const KEY_RUN = 12;
  * set so that which texts reach the check of the run itself tells an outsider nothing of a key.
  */
 function keyScanner(apiKeys: readonly string[]): (text: string) => boolean {
-  const run = Math.min(KEY_RUN, ...apiKeys.map((key) => Math.max(1, key.length - 1)));
+  // A key of 8 characters or fewer (48 bits at most, a toy) counts whole: any shorter run of it is common text.
+  const run = Math.min(KEY_RUN, ...apiKeys.map((key) => (key.length <= 8 ? key.length : key.length - 1)));
   const base = (globalThis.crypto.getRandomValues(new Uint32Array(1))[0] as number) | 1;
   let power = 1;
   for (let index = 0; index < run; index++) power = Math.imul(power, base);
