@@ -8,40 +8,53 @@ import { refuseRequest } from './responses.js';
 /** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful). */
 export const MAX_PIPELINED_REQUESTS = 32;
 
+/** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB); past it a connection adding one is cut. */
+export const MAX_WAITING_REQUESTS = 2_048;
+
 /** Requests that keep arriving on a connection told to close before it is cut without further ado. */
 const MAX_IGNORED_REQUESTS = 1_024;
 
 /**
- * Creates the server's admission check for pipelined requests. Node runs every request it parses and
- * keeps the answers in memory until the client reads them, so a client that pipelines thousands of
- * requests and reads nothing made the server hold megabytes per connection and starve everyone else.
- * Past MAX_PIPELINED_REQUESTS waiting, the request gets a 400 with `Connection: close` and nothing
- * behind it runs; a client that still keeps sending after that has its connection cut.
- * Returns whether the request may run.
+ * Creates the server's admission check for pipelined requests, which runs a request (`run`) once it may. Node parses every request it reads and would run them all at
+ * once, keeping every answer in memory until the client reads the ones before it. So a request that
+ * waits behind an unanswered one runs only when its turn to be answered comes (its response gets the
+ * socket): a connection holds one answer at a time, and Node stops reading it while that answer waits
+ * for its client (backpressure). Past MAX_PIPELINED_REQUESTS waiting on its connection, a request gets
+ * a 400 that closes the connection; a client that keeps sending after that, or whose request would pass
+ * MAX_WAITING_REQUESTS over all connections, has its connection cut.
  */
-export function createPipelineGuard(idOf?: (headers: RequestHeaders) => string): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
+export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: () => void) => void {
   const waiting = new WeakMap<object, number>();
   const ignored = new WeakMap<object, number>();
+  let held = 0;
 
-  return function admit(request, response, observation) {
+  return function admit(request, response, observation, run) {
     // Only a request queued behind an unanswered one has no socket yet: the usual one costs one check.
-    if (response.socket !== null) return true;
+    // With one, it is on a closing connection only behind an answer already out (a 413): it must never run.
+    if (response.socket !== null) return isOnClosingConnection(request) ? undefined : run();
     const socket = request.socket;
+    held++;
+    request.once('close', () => held--);
+    // Each waiting request holds its own objects, which only cutting the connection frees: an answer would wait behind the others.
+    if (held > MAX_WAITING_REQUESTS) return void socket.destroy();
     if (isOnClosingConnection(request)) {
       const count = (ignored.get(socket) ?? 0) + 1;
       ignored.set(socket, count);
       if (count > MAX_IGNORED_REQUESTS) socket.destroy();
-      return false;
+      return;
     }
     const count = (waiting.get(socket) ?? 0) + 1;
     if (count > MAX_PIPELINED_REQUESTS) {
       closeAfterAnswer(request);
       const error = new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`);
-      refuseRequest(request, response, error, observation, ['Connection', 'close'], idOf);
-      return false;
+      return refuseRequest(request, response, error, observation, ['Connection', 'close'], idOf);
     }
     waiting.set(socket, count);
-    response.once('finish', () => waiting.set(socket, (waiting.get(socket) ?? 1) - 1));
-    return true;
+    // Node gives an answer that closes the connection no successor: a request that gets the socket may run, on the
+    // loop's next turn, so that a thousand pipelines whose answers go out at once cannot hold off every other client.
+    response.once('socket', () => {
+      waiting.set(socket, (waiting.get(socket) ?? 1) - 1);
+      setImmediate(run);
+    });
   };
 }

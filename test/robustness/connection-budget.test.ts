@@ -37,22 +37,83 @@ function pause(ms: number): Promise<void> {
 }
 
 describe('connection budget', () => {
-  test('startServer() with `connections.maxConnections` closes the connections past it at accept, tells onRefused, and serves the ones it holds', async () => {
+  test('startServer() with `connections.maxConnections` makes room for a newcomer by closing the oldest connection without a whole request, then the oldest idle one, tells onRefused, and closes the newcomer only when every connection has a request under way', async () => {
     const refused: string[] = [];
-    const server = await startTestServer({ connections: { maxConnections: 4, onRefused: (reason) => refused.push(reason) } });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await startTestServer({ connections: { maxConnections: 4, onRefused: (reason) => refused.push(reason) }, plugins: [() => ({ extraRoutes: [{ path: '/hold', operation: 'hold', answer: async () => { await held; return { status: 204, headers: [], body: '' }; } }] })] });
     try {
-      const held = await Promise.all(Array.from({ length: 4 }, () => openSocket(server.port, '')));
-      const extra = await Promise.all(Array.from({ length: 3 }, () => openSocket(server.port, '')));
-      await Promise.all(extra.map((socket) => socket.closed));
-      assert.deepEqual(refused, ['connections', 'connections', 'connections']);
-      const first = held[0];
-      assert.ok(first !== undefined);
-      first.socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}\r\n`);
-      while (!first.received().includes('\r\n\r\n')) await pause(10);
-      assert.match(first.received(), /^HTTP\/1\.1 200 /);
+      const idle = await openSocket(server.port, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      while (!idle.received().includes('\r\n\r\n')) await pause(10);
+      const busy = await openSocket(server.port, `GET /hold HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const fresh = await Promise.all([openSocket(server.port, 'G'), openSocket(server.port, 'GET / HTTP/1.1\r\n')]);
+      await pause(50);
+      // Full: each newcomer closes the oldest connection that has done least.
+      const first = await openSocket(server.port, '');
+      await fresh[0]?.closed;
+      const second = await openSocket(server.port, '');
+      await fresh[1]?.closed;
+      const third = await openSocket(server.port, '');
+      await first.closed;
+      const fourth = await openSocket(server.port, '');
+      await second.closed;
+      assert.equal(idle.socket.destroyed, false, 'the idle connection is older than the newcomers that were never used');
+      for (const socket of [third, fourth]) socket.socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      while (!fourth.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(fourth.received(), /^HTTP\/1\.1 200 /);
+      await pause(50);
+      // Now the oldest idle connection makes room; with every connection busy, the newcomer is closed.
+      const fifth = await openSocket(server.port, '');
+      await idle.closed;
+      fifth.socket.write(`GET /hold HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await pause(50);
+      third.socket.write(`GET /hold HTTP/1.1\r\nHost: x\r\n\r\n`);
+      fourth.socket.write(`GET /hold HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await pause(50);
+      const turnedAway = await openSocket(server.port, '');
+      await turnedAway.closed;
+      assert.equal(busy.socket.destroyed, false);
+      assert.deepEqual(refused, Array.from({ length: 6 }, () => 'connections'));
+      release();
+      while (!busy.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(busy.received(), /^HTTP\/1\.1 204 /);
+      for (const socket of [busy, third, fourth, fifth]) socket.socket.destroy();
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
+  test('startServer() with `connections.maxConnectionsPerAddress` closes at accept a connection from an address that holds its share, while other addresses are served', async () => {
+    const refused: string[] = [];
+    const server = await startTestServer({ connections: { maxConnectionsPerAddress: 2, onRefused: (reason) => refused.push(reason) } });
+    try {
+      const held = await Promise.all([openSocket(server.port, ''), openSocket(server.port, '')]);
+      const extra = await openSocket(server.port, '');
+      await extra.closed;
+      assert.deepEqual(refused, ['connections']);
+      const other = connect({ port: server.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+      let received = '';
+      other.on('data', (data: Buffer) => (received += data.toString('latin1')));
+      other.write(`GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      while (!received.includes('\r\n\r\n')) await pause(10);
+      assert.match(received, /^HTTP\/1\.1 200 /);
+      other.destroy();
       for (const socket of held) socket.socket.destroy();
+      await Promise.all(held.map((socket) => socket.closed));
+      await pause(50);
+      const again = await openSocket(server.port, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      while (!again.received().includes('\r\n\r\n')) await pause(10);
+      assert.match(again.received(), /^HTTP\/1\.1 200 /);
+      again.socket.destroy();
     } finally {
       await server.close();
+    }
+  });
+
+  test('startServer() refuses a connection budget that is not a positive integer', async () => {
+    for (const connections of [{ maxConnections: 0 }, { maxBodyBytes: 1.5 }, { maxConnectionsPerAddress: -1 }]) {
+      await assert.rejects(startTestServer({ connections }), /must be a positive integer/);
     }
   });
 
