@@ -27,6 +27,7 @@ export interface ServeConfig {
   shutdownDelaySeconds: number;
   readiness: ReadinessMode;
   logLevel: LogLevel;
+  maxConnectionsPerAddress: number | undefined;
 }
 
 /** Which storage to run on; naming two storages, or a durability without a data file, is a mistake. */
@@ -109,5 +110,6 @@ export function readServeConfig(configuration: Configuration): ServeConfig {
     shutdownDelaySeconds: configuration.value(SETTINGS.shutdownDelay),
     readiness: configuration.value(SETTINGS.readiness),
     logLevel: configuration.value(SETTINGS.logLevel),
+    maxConnectionsPerAddress: configuration.value(SETTINGS.maxConnectionsPerAddress),
   };
 }

@@ -49,7 +49,10 @@ function serverOptions(config: ServeConfig, apiKeys: ApiKeys, metrics: Metrics |
     host: config.host,
     log,
     plugins: [docsSite({ redirectRoot: true }), operator],
-    ...(metrics === undefined ? {} : { connections: { onRefused: connectionRefusalCounterOf(metrics) } }),
+    connections: {
+      ...(metrics === undefined ? {} : { onRefused: connectionRefusalCounterOf(metrics) }),
+      ...(config.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: config.maxConnectionsPerAddress }),
+    },
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
   };
 }

@@ -192,6 +192,10 @@ export const SETTINGS = {
     description: 'Most pets the store holds in memory; past it a create is a 507 and reads go on. '
       + 'Pets may also take at most 70% of the old space (node --max-old-space-size) less 32 MiB. Not with --database-url.',
   }),
+  maxConnectionsPerAddress: setting({
+    flag: '--max-connections-per-address', env: 'PETSTORE_MAX_CONNECTIONS_PER_ADDRESS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: no share',
+    description: 'Most connections open at once from one client address, of the 1,024 the server holds; for clients that reach the server directly, not behind one balancer.',
+  }),
   seed: setting({
     flag: '--seed', env: 'PETSTORE_SEED', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',
     description: 'JSON array of NewPets created at start, in order, when the store is empty; one invalid entry refuses the file.',

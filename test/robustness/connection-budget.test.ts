@@ -111,6 +111,26 @@ describe('connection budget', () => {
     }
   });
 
+  test('the CLI with --max-connections-per-address 2 closes a third connection from one address at accept, and refuses a share that is not a count', async () => {
+    const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_LOG_LEVEL: 'error' }, ['--max-connections-per-address', '2']);
+    try {
+      await server.ready;
+      const port = Number(new URL(server.url).port);
+      const held = await Promise.all([openSocket(port, ''), openSocket(port, '')]);
+      const extra = await openSocket(port, '');
+      await extra.closed;
+      assert.equal(extra.received(), '');
+      for (const socket of held) socket.socket.destroy();
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    const refused = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_MAX_CONNECTIONS_PER_ADDRESS: 'none' });
+    refused.ready.catch(() => undefined);
+    assert.equal(await refused.exited, 2);
+    assert.match(refused.stderr(), /PETSTORE_MAX_CONNECTIONS_PER_ADDRESS/);
+  });
+
   test('startServer() refuses a connection budget that is not a positive integer', async () => {
     for (const connections of [{ maxConnections: 0 }, { maxBodyBytes: 1.5 }, { maxConnectionsPerAddress: -1 }]) {
       await assert.rejects(startTestServer({ connections }), /must be a positive integer/);
