@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   const summaries = samples.map(summariseRoute);
   const loadAfter = loadavg();
   log('');
-  log(`Server CPU per request (user + system of the whole process, /proc/<pid>/stat), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   log('');
   log(gaugeTable(summaries, againstRevision));
   const slower = summaries.filter((summary) => summary.isSlower);
