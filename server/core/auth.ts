@@ -162,13 +162,7 @@ export function checkApiKeys(caller: string, apiKeys: unknown): asserts apiKeys 
 }
 
 /** The keys as character codes, each padded with zeros to the longest key's length, and their true lengths. */
-interface PaddedKeys {
-  readonly width: number;
-  readonly codes: readonly Uint16Array[];
-  readonly lengths: readonly number[];
-}
-
-function padKeys(apiKeys: readonly string[]): PaddedKeys {
+function padKeys(apiKeys: readonly string[]): { width: number; codes: Uint16Array[]; lengths: number[] } {
   const width = Math.max(...apiKeys.map((key) => key.length));
   const codes = apiKeys.map((key) => {
     const padded = new Uint16Array(width);
@@ -184,7 +178,7 @@ function padKeys(apiKeys: readonly string[]): PaddedKeys {
  * number of keys and the longest one's length (the configuration), never on where a guess differs,
  * how long it is, or which key it matched; no hash is needed.
  */
-function isKnownKey(token: string, keys: PaddedKeys): boolean {
+function isKnownKey(token: string, keys: ReturnType<typeof padKeys>): boolean {
   const { width, codes, lengths } = keys;
   const tokenLength = token.length;
   let matches = 0;
