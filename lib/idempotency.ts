@@ -31,14 +31,8 @@ export function fingerprintNewPet(pet: NewPet): string {
   return JSON.stringify(canonical);
 }
 
-/** Whether every character of `key` is printable ASCII (0x20–0x7E), the characters a Structured Field String holds [RFC 8941 §3.3.3]. */
-function isPrintableAscii(key: string): boolean {
-  for (let index = 0; index < key.length; index++) {
-    const unit = key.charCodeAt(index);
-    if (unit < 0x20 || unit > 0x7e) return false;
-  }
-  return true;
-}
+/** Printable ASCII (0x20–0x7E), the characters a Structured Field String holds [RFC 8941 §3.3.3]; a regular expression tests a UUID faster than a loop. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * Checks an idempotency key given to the engine: 1 to MAX_IDEMPOTENCY_KEY_LENGTH printable ASCII
@@ -47,7 +41,7 @@ function isPrintableAscii(key: string): boolean {
 export function validateIdempotencyKey(key: unknown): string {
   const expected = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, such as a UUID`;
   if (typeof key !== 'string') throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be a string of ${expected}, not ${key === null ? 'null' : typeof key}`);
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !isPrintableAscii(key)) {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE_ASCII.test(key)) {
     const found = key.length === 0 ? 'it is empty' : key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `it has ${key.length}` : 'it has a character outside 0x20–0x7E';
     throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be ${expected} (${found})`);
   }
