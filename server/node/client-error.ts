@@ -55,6 +55,11 @@ export function trackResponse(socket: object, response: ServerResponse): void {
   responses.push(response);
 }
 
+/** Whether every response of the socket is over: it waits for its next request. */
+export function isIdle(socket: object): boolean {
+  return (unfinished.get(socket) ?? []).every(isOver);
+}
+
 /** Whether part of a response already went out on the socket, so no other answer can follow on it. */
 function hasStartedResponse(socket: Socket): boolean {
   for (const response of unfinished.get(socket) ?? []) {

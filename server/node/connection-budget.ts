@@ -1,7 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { HttpError } from '../core/index.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
+import { isIdle } from './client-error.js';
 import { closeAfterAnswer } from './closing-connections.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from './responses.js';
@@ -21,13 +23,15 @@ export interface ConnectionBudget {
   onRefused?: (reason: ConnectionRefusal) => void;
 }
 
+/** Heap a connection may hold at the worst (measured: a whole pipeline, MAX_PIPELINED_REQUESTS waiting behind one, took 84 KB). */
+export const CONNECTION_HEAP_BYTES = 88 * 1_024;
+
 /**
- * Default most connections at once (decided): each holds at most a 16 KiB request head of at most
- * MAX_HEADER_LINES lines (Node's limits), its parser's copy of it and its socket's buffers, about 40 KiB
- * at the worst (measured: 2,048 connections with unfinished 15 KB heads took 77 MB), so 1,024 take at
- * most 40 MiB of the 100 MiB the sizing rule leaves beside the old space.
+ * Default most connections at once (decided): 1,024, or as many as a quarter of V8's heap limit holds
+ * at CONNECTION_HEAP_BYTES each (325 on a 64 MiB old space, 512 on 128 MiB, 884 on 256 MiB), since
+ * Node parses every request a read brings before any of them can be refused.
  */
-export const DEFAULT_MAX_CONNECTIONS = 1_024;
+export const DEFAULT_MAX_CONNECTIONS = Math.min(1_024, Math.floor(getHeapStatistics().heap_size_limit / 4 / CONNECTION_HEAP_BYTES));
 
 /** Default most bytes of request bodies received at once (decided): 256 bodies of the largest size, 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1_048_576;
@@ -50,58 +54,40 @@ function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
   return request.headers['transfer-encoding'] === undefined ? 0 : bodyLimit;
 }
 
-/** The first (oldest) member of a set, which keeps insertion order. */
-function oldest(sockets: Set<Socket>): Socket | undefined {
-  for (const socket of sockets) return socket;
-  return undefined;
-}
-
 /**
  * Keeps at most `max` connections open, never letting newcomers be locked out (HAProxy keeps its slots
  * for connections that have done work): past the cap, the oldest connection that has not yet sent a
  * whole request head makes room, else the oldest idle keep-alive one; only when every connection has
  * a request under way is the newcomer closed. With `perAddress`, a newcomer from an address holding
- * that many is closed at accept. Returns the hook that marks a connection busy until its answer ends.
+ * that many is closed at accept. Returns the hook that marks a connection as having sent a request.
  */
-function admitConnections(server: Server, max: number, perAddress: number | undefined, refuse: () => void): (request: IncomingMessage, response: ServerResponse) => void {
+function admitConnections(server: Server, max: number, perAddress: number | undefined, refuse: () => void): (socket: Socket) => void {
+  // Insertion order is age: the first of each set is its oldest.
   const fresh = new Set<Socket>();
-  const idle = new Set<Socket>();
-  const busy = new Map<Socket, number>();
-  const byAddress = new Map<string, number>();
+  const used = new Set<Socket>();
+  const byAddress = new Map<string | undefined, number>();
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
+    const address = socket.remoteAddress;
     const fromAddress = (byAddress.get(address) ?? 0) + 1;
-    const victim = fresh.size + idle.size + busy.size < max ? undefined : oldest(fresh) ?? oldest(idle);
-    if ((perAddress !== undefined && fromAddress > perAddress) || (victim === undefined && fresh.size + idle.size + busy.size >= max)) {
+    const isFull = fresh.size + used.size >= max;
+    const victim = isFull ? [...fresh, ...used].find((open) => fresh.has(open) || isIdle(open)) : undefined;
+    const refused = (perAddress !== undefined && fromAddress > perAddress) || (isFull && victim === undefined) ? socket : victim;
+    if (refused !== undefined) {
       refuse();
-      socket.destroy();
-      return;
-    }
-    if (victim !== undefined) {
-      refuse();
-      victim.destroy();
+      refused.destroy();
+      if (refused === socket) return;
     }
     byAddress.set(address, fromAddress);
     fresh.add(socket);
     socket.once('close', () => {
-      fresh.delete(socket) || idle.delete(socket) || busy.delete(socket);
+      if (!fresh.delete(socket)) used.delete(socket);
       const left = (byAddress.get(address) ?? 1) - 1;
       if (left === 0) byAddress.delete(address);
       else byAddress.set(address, left);
     });
   });
-  return (request, response) => {
-    const { socket } = request;
-    if (socket.destroyed) return;
-    fresh.delete(socket);
-    idle.delete(socket);
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    response.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      if (left > 0 || socket.destroyed) return void busy.set(socket, left);
-      busy.delete(socket);
-      idle.add(socket);
-    });
+  return (socket) => {
+    if (fresh.delete(socket)) used.add(socket);
   };
 }
 
@@ -116,10 +102,10 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
   for (const [name, value] of [['maxConnections', maxConnections], ['maxBodyBytes', maxBodyBytes], ['maxConnectionsPerAddress', maxConnectionsPerAddress ?? 1]] as const) {
     if (!isCount(value)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
-  const markBusy = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
+  const markUsed = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
   let bodyBytes = 0;
   return function admitBody(request, response, observation) {
-    markBusy(request, response);
+    markUsed(request.socket);
     const bytes = bodyBytesOf(request, bodyLimit);
     if (bytes === 0) return true;
     if (bodyBytes + bytes > maxBodyBytes) {

@@ -11,6 +11,9 @@ export const MAX_PIPELINED_REQUESTS = 32;
 /** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB); past it a connection adding one is cut. */
 export const MAX_WAITING_REQUESTS = 2_048;
 
+/** Most waiting requests run in one turn of the event loop, over all connections. */
+const RUNS_PER_TURN = 16;
+
 /** Requests that keep arriving on a connection told to close before it is cut without further ado. */
 const MAX_IGNORED_REQUESTS = 1_024;
 
@@ -27,6 +30,12 @@ export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): 
   const waiting = new WeakMap<object, number>();
   const ignored = new WeakMap<object, number>();
   let held = 0;
+  const ready: (() => void)[] = [];
+  // A few waiting requests a turn of the event loop, after its I/O: a thousand pipelines whose turns come at once cannot hold off every other client.
+  const runReady = (): void => {
+    for (const run of ready.splice(0, RUNS_PER_TURN)) run();
+    if (ready.length > 0) setImmediate(runReady);
+  };
 
   return function admit(request, response, observation, run) {
     // Only a request queued behind an unanswered one has no socket yet: the usual one costs one check.
@@ -50,11 +59,10 @@ export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): 
       return refuseRequest(request, response, error, observation, ['Connection', 'close'], idOf);
     }
     waiting.set(socket, count);
-    // Node gives an answer that closes the connection no successor: a request that gets the socket may run, on the
-    // loop's next turn, so that a thousand pipelines whose answers go out at once cannot hold off every other client.
+    // Node gives an answer that closes the connection no successor: a request that gets the socket may run.
     response.once('socket', () => {
       waiting.set(socket, (waiting.get(socket) ?? 1) - 1);
-      setImmediate(run);
+      if (ready.push(run) === 1) setImmediate(runReady);
     });
   };
 }
