@@ -193,8 +193,8 @@ export const SETTINGS = {
       + 'Pets may also take at most 70% of the old space (node --max-old-space-size) less 32 MiB. Not with --database-url.',
   }),
   maxConnectionsPerAddress: setting({
-    flag: '--max-connections-per-address', env: 'PETSTORE_MAX_CONNECTIONS_PER_ADDRESS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: no share',
-    description: 'Most connections open at once from one client address, of the 1,024 the server holds; for clients that reach the server directly, not behind one balancer.',
+    flag: '--connections-per-address', env: 'PETSTORE_CONNECTIONS_PER_ADDRESS', kind: COUNT, defaultValue: undefined, defaultText: 'unset: no share',
+    description: 'Most connections open at once from one client address, of those the server holds, 1,024 or fewer on a small heap; for clients that reach the server directly, not behind one balancer.',
   }),
   seed: setting({
     flag: '--seed', env: 'PETSTORE_SEED', kind: FILE_NAME, defaultValue: undefined, defaultText: 'unset',

@@ -39,11 +39,6 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1_048_576;
 /** Seconds a client refused for the bodies in flight is asked to wait: the smallest HTTP can ask for [RFC 9110 §10.2.3]. */
 export const BODY_RETRY_AFTER = 1;
 
-/** Whether a limit is a positive integer. */
-function isCount(value: number): boolean {
-  return Number.isSafeInteger(value) && value > 0;
-}
-
 /** The bytes a request's body may take while it is received: what Content-Length declares, or the limit for a chunked body, never more than the limit. */
 function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
   const declared = request.headers['content-length'];
@@ -82,8 +77,7 @@ function admitConnections(server: Server, max: number, perAddress: number | unde
     socket.once('close', () => {
       if (!fresh.delete(socket)) used.delete(socket);
       const left = (byAddress.get(address) ?? 1) - 1;
-      if (left === 0) byAddress.delete(address);
-      else byAddress.set(address, left);
+      void (left === 0 ? byAddress.delete(address) : byAddress.set(address, left));
     });
   });
   return (socket) => {
@@ -100,7 +94,7 @@ function admitConnections(server: Server, max: number, perAddress: number | unde
 export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit: number = DEFAULT_BODY_LIMIT): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
   for (const [name, value] of [['maxConnections', maxConnections], ['maxBodyBytes', maxBodyBytes], ['maxConnectionsPerAddress', maxConnectionsPerAddress ?? 1]] as const) {
-    if (!isCount(value)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
   const markUsed = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
   let bodyBytes = 0;

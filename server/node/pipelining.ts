@@ -8,30 +8,26 @@ import { refuseRequest } from './responses.js';
 /** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful). */
 export const MAX_PIPELINED_REQUESTS = 32;
 
-/** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB); past it a connection adding one is cut. */
+/** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB). */
 export const MAX_WAITING_REQUESTS = 2_048;
 
 /** Most waiting requests run in one turn of the event loop, over all connections. */
 const RUNS_PER_TURN = 16;
 
-/** Requests that keep arriving on a connection told to close before it is cut without further ado. */
-const MAX_IGNORED_REQUESTS = 1_024;
-
 /**
- * Creates the server's admission check for pipelined requests, which runs a request (`run`) once it may. Node parses every request it reads and would run them all at
- * once, keeping every answer in memory until the client reads the ones before it. So a request that
- * waits behind an unanswered one runs only when its turn to be answered comes (its response gets the
- * socket): a connection holds one answer at a time, and Node stops reading it while that answer waits
- * for its client (backpressure). Past MAX_PIPELINED_REQUESTS waiting on its connection, a request gets
- * a 400 that closes the connection; a client that keeps sending after that, or whose request would pass
- * MAX_WAITING_REQUESTS over all connections, has its connection cut.
+ * Creates the server's admission check for pipelined requests, which runs a request (`run`) once it
+ * may. Node parses every request it reads and would run them all at once, keeping every answer until
+ * the client reads the ones before: so a request waiting behind an unanswered one runs when its turn
+ * comes (its response gets the socket), and Node stops reading a connection while its one answer waits
+ * for the client (backpressure). Past MAX_PIPELINED_REQUESTS waiting on its connection, a request gets
+ * a 400 that closes the connection; one that would pass MAX_WAITING_REQUESTS (those ignored behind a
+ * refusal included) has its connection cut.
  */
 export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: () => void) => void {
   const waiting = new WeakMap<object, number>();
-  const ignored = new WeakMap<object, number>();
-  let held = 0;
   const ready: (() => void)[] = [];
-  // A few waiting requests a turn of the event loop, after its I/O: a thousand pipelines whose turns come at once cannot hold off every other client.
+  let held = 0;
+  // A few a turn, after the loop's I/O: a thousand pipelines whose turns come at once cannot hold off every other client.
   const runReady = (): void => {
     for (const run of ready.splice(0, RUNS_PER_TURN)) run();
     if (ready.length > 0) setImmediate(runReady);
@@ -44,15 +40,10 @@ export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): 
     const socket = request.socket;
     held++;
     request.once('close', () => held--);
-    // Each waiting request holds its own objects, which only cutting the connection frees: an answer would wait behind the others.
+    // Each holds its own objects, which only cutting the connection frees: an answer would wait behind the others.
     if (held > MAX_WAITING_REQUESTS) return void socket.destroy();
-    if (isOnClosingConnection(request)) {
-      const count = (ignored.get(socket) ?? 0) + 1;
-      ignored.set(socket, count);
-      if (count > MAX_IGNORED_REQUESTS) socket.destroy();
-      return;
-    }
     const count = (waiting.get(socket) ?? 0) + 1;
+    if (isOnClosingConnection(request)) return;
     if (count > MAX_PIPELINED_REQUESTS) {
       closeAfterAnswer(request);
       const error = new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`);

@@ -111,8 +111,8 @@ describe('connection budget', () => {
     }
   });
 
-  test('the CLI with --max-connections-per-address 2 closes a third connection from one address at accept, and refuses a share that is not a count', async () => {
-    const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_LOG_LEVEL: 'error' }, ['--max-connections-per-address', '2']);
+  test('the CLI with --connections-per-address 2 closes a third connection from one address at accept, and refuses a share that is not a count', async () => {
+    const server = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_LOG_LEVEL: 'error' }, ['--connections-per-address', '2']);
     try {
       await server.ready;
       const port = Number(new URL(server.url).port);
@@ -125,10 +125,10 @@ describe('connection budget', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-    const refused = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_MAX_CONNECTIONS_PER_ADDRESS: 'none' });
+    const refused = spawnServer({ PETSTORE_API_KEYS: API_KEY, PETSTORE_CONNECTIONS_PER_ADDRESS: 'none' });
     refused.ready.catch(() => undefined);
     assert.equal(await refused.exited, 2);
-    assert.match(refused.stderr(), /PETSTORE_MAX_CONNECTIONS_PER_ADDRESS/);
+    assert.match(refused.stderr(), /PETSTORE_CONNECTIONS_PER_ADDRESS/);
   });
 
   test('startServer() refuses a connection budget that is not a positive integer', async () => {

@@ -130,9 +130,9 @@ interface Shape {
   env?: Record<string, string>;
 }
 
-/** A head that never ends: `lines` header lines of `size` bytes each. */
+/** A head that never ends: `lines` header lines of `size` bytes each, each of its own name. */
 function unfinishedHead(lines: number, size: number): string {
-  return `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${`X-${'a'.repeat(size - 6)}:b\r\n`.repeat(lines)}`;
+  return `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${Array.from({ length: lines }, (_, index) => `X-${String(index).padStart(size - 6, '0')}:b\r\n`).join('')}`;
 }
 
 /** `depth` requests for `path` in one write, `keyed` or not. */
