@@ -42,11 +42,9 @@ export const BODY_RETRY_AFTER = 1;
 /** The bytes a request's body may take while it is received: what Content-Length declares, or the limit for a chunked body, never more than the limit. */
 function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
   const declared = request.headers['content-length'];
-  if (declared !== undefined) {
-    const length = Number(declared);
-    return Number.isSafeInteger(length) && length >= 0 ? Math.min(length, bodyLimit) : 0;
-  }
-  return request.headers['transfer-encoding'] === undefined ? 0 : bodyLimit;
+  if (declared === undefined) return request.headers['transfer-encoding'] === undefined ? 0 : bodyLimit;
+  const length = Number(declared);
+  return Number.isSafeInteger(length) && length >= 0 ? Math.min(length, bodyLimit) : 0;
 }
 
 /**
@@ -110,9 +108,7 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
       return false;
     }
     bodyBytes += bytes;
-    response.once('close', () => {
-      bodyBytes -= bytes;
-    });
+    response.once('close', () => (bodyBytes -= bytes));
     return true;
   };
 }

@@ -88,21 +88,10 @@ function hostForUrl(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-/** The timeouts in force: the production values above, with the caller's overrides. */
-function timeoutsOf(options: StartServerOptions): ServerTimeouts {
-  return {
-    headers: HEADERS_TIMEOUT,
-    request: REQUEST_TIMEOUT,
-    keepAlive: KEEP_ALIVE_TIMEOUT,
-    socket: SOCKET_TIMEOUT,
-    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL,
-    ...options.timeouts,
-  };
-}
-
 /** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
 function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf']): Server {
-  const timeouts = timeoutsOf(options);
+  // The production values above, with the caller's overrides.
+  const timeouts: ServerTimeouts = { headers: HEADERS_TIMEOUT, request: REQUEST_TIMEOUT, keepAlive: KEEP_ALIVE_TIMEOUT, socket: SOCKET_TIMEOUT, connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL, ...options.timeouts };
   const server = createServer({
     ServerResponse: responseClass,
     headersTimeout: timeouts.headers,
