@@ -19,6 +19,18 @@ async function create(server: ServerProcess, name: string): Promise<{ status: nu
   return { status: reply.status, id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
 }
 
+/** Starts a server that should be refused; one that starts listening instead is stopped, and its code is `listening`. */
+async function startRefused(env: Record<string, string>): Promise<{ code: number | string; stderr: string }> {
+  const server = spawnServer(env);
+  const outcome = await Promise.race([server.exited, server.ready.then(() => 'listening', () => 'exited')]);
+  if (outcome === 'listening') {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    return { code: 'listening', stderr: server.stderr() };
+  }
+  return { code: await server.exited, stderr: server.stderr() };
+}
+
 async function stop(server: ServerProcess): Promise<void> {
   server.child.kill('SIGTERM');
   assert.equal(await server.exited, 0, server.stderr());
@@ -41,7 +53,7 @@ test('a server whose data file lock is removed answers creates with 503 and /rea
   }
   await unlink(`${dataFile}.lock`);
   try {
-    const second = await runMain(env);
+    const second = await startRefused(env);
     assert.equal(second.code, 2, 'a second server is refused by the lock on the file itself');
     assert.match(second.stderr, /^petstore-reference: Data file .* is in use: another process holds the file itself open and locked/);
     const displaced = await call(first, 'POST', '/v1/pets', { headers: POST, body: '{"name":"Lost","categoryId":1}' });
