@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
-import type { Socket } from 'node:net';
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { API_KEY } from '../support/http.js';
 import { spawnServer } from '../support/process.js';
 import { buildPackage } from '../support/runtimes.js';
+import type { Hostile } from './hostile-client.js';
 import { PROFILE, report } from './settings.js';
 
 // Issue 39, items 2, 3 and 6: the memory bound and the connection budget, proved by sweeping what a
@@ -43,51 +43,18 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A hostile connection: what it sends once connected, whether it reads, and whether it comes back when cut. */
-interface Hostile {
-  text: string;
-  /** Bytes written per 100 ms after the text, forever (a trickle). */
-  trickle?: string;
-  isReading: boolean;
-  isReconnecting?: boolean;
-}
-
-/** Opens `count` hostile connections in batches; they misbehave until stopped. */
-function attack(port: number, count: number, hostile: Hostile): { stop: () => void; opened: Promise<void>; reconnects: () => number } {
-  const sockets = new Set<Socket>();
-  let isStopped = false;
-  let reconnects = 0;
-  const open = (): Promise<void> => new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    sockets.add(socket);
-    let timer: NodeJS.Timeout | undefined;
-    socket.on('error', () => undefined);
-    if (!hostile.isReading) socket.pause();
-    socket.once('connect', () => {
-      socket.write(hostile.text);
-      if (hostile.trickle !== undefined) timer = setInterval(() => socket.write(hostile.trickle as string), 100);
-      resolve();
-    });
-    socket.once('close', () => {
-      clearInterval(timer);
-      sockets.delete(socket);
-      resolve();
-      if (hostile.isReconnecting === true && !isStopped) {
-        reconnects++;
-        void open();
-      }
-    });
+/** Starts the hostile client process with `count` connections of a shape; resolves once each has written. */
+async function attack(port: number, count: number, hostile: Hostile): Promise<{ stop: () => Promise<number> }> {
+  const child = fork(join(import.meta.dirname, 'hostile-client.ts'), [String(port), String(count), JSON.stringify(hostile)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the hostile client exited with ${code}`)));
   });
-  const opened = (async () => {
-    for (let start = 0; start < count; start += 250) await Promise.all(Array.from({ length: Math.min(250, count - start) }, open));
-  })();
   return {
-    opened,
-    reconnects: () => reconnects,
-    stop: () => {
-      isStopped = true;
-      for (const socket of sockets) socket.destroy();
-    },
+    stop: () => new Promise((resolve) => {
+      child.once('message', (message) => resolve((message as { reconnects: number }).reconnects));
+      child.send('stop');
+    }),
   };
 }
 
@@ -151,7 +118,7 @@ const SHAPES: readonly Shape[] = [
   ...(isLong ? [33, 8] : [33]).map((depth) => ({ name: `${depth} pipelined GET /healthz`, oldSpaceMib: 64, sockets: SOCKETS, hostile: { text: pipelined('/healthz', depth, false), isReading: false } })),
   { name: '33 pipelined GET /v1/docs', oldSpaceMib: isLong ? 128 : 64, sockets: SOCKETS, hostile: { text: pipelined('/v1/docs', 33, false), isReading: false } },
   { name: '33 pipelined GET /v1/pets without a key (401s)', oldSpaceMib: 64, sockets: SOCKETS, hostile: { text: pipelined('/v1/pets', 33, false), isReading: false } },
-  { name: '33 pipelined pages of 100 large pets, never read, with a key', oldSpaceMib: isLong ? 512 : 64, sockets: SOCKETS, largePets: 100, hostile: { text: pipelined('/v1/pets?limit=100', 33, true), isReading: false } },
+  { name: '33 pipelined pages of 100 large pets, never read, with a key', oldSpaceMib: isLong ? 512 : 64, sockets: isLong ? 1_000 : 100, largePets: 100, hostile: { text: pipelined('/v1/pets?limit=100', 33, true), isReading: false } },
   { name: '33 pipelined pages of 100 large pets, read, with a key', oldSpaceMib: 64, sockets: isLong ? 200 : 50, largePets: 100, hostile: { text: pipelined('/v1/pets?limit=100', 33, true), isReading: true } },
   // Bytes per second: a head trickled one line every 100 ms.
   { name: 'heads trickled a line every 100 ms', oldSpaceMib: 64, sockets: SOCKETS, hostile: { text: 'GET /v1/pets HTTP/1.1\r\n', trickle: 'X-Slow: abcdefghij\r\n', isReading: true } },
@@ -179,10 +146,10 @@ describe('hostile shapes against the memory bound and the connection budget', ()
           await pause(50);
         }
       })();
-      const hostile = attack(port, shape.sockets, shape.hostile);
+      const hostile = await attack(port, shape.sockets, shape.hostile);
       const failures: string[] = [];
+      let reconnects = 0;
       try {
-        await hostile.opened;
         for (let index = 0; index < HONEST_REQUESTS; index++) {
           await pause(200);
           const outcome = await honestRequest(port, '/v1/pets?limit=5');
@@ -191,11 +158,11 @@ describe('hostile shapes against the memory bound and the connection budget', ()
       } finally {
         isSampling = false;
         await sampling;
-        hostile.stop();
+        reconnects = await hostile.stop();
       }
       const isUp = server.child.exitCode === null && server.child.signalCode === null;
       const bound = residentBound(shape.oldSpaceMib);
-      report({ part: `hostile shapes: ${shape.sockets.toLocaleString('en-US')} × ${shape.name}, ${shape.oldSpaceMib} MiB`, cases: HONEST_REQUESTS, failures: failures.length + (isUp ? 0 : 1) + (peak > bound ? 1 : 0), rssEndMb: Math.round(peak / 1e6), note: `peak RSS ${Math.round(peak / 1e6)} MB of ${Math.round(bound / 1e6)}; honest: ${failures.length === 0 ? 'all 200' : failures.join(', ')}${shape.hostile.isReconnecting === true ? `; ${hostile.reconnects()} reconnects` : ''}${isUp ? '' : `; server died: ${server.stderr().slice(-300)}`}` });
+      report({ part: `hostile shapes: ${shape.sockets.toLocaleString('en-US')} × ${shape.name}, ${shape.oldSpaceMib} MiB`, cases: HONEST_REQUESTS, failures: failures.length + (isUp ? 0 : 1) + (peak > bound ? 1 : 0), rssEndMb: Math.round(peak / 1e6), note: `peak RSS ${Math.round(peak / 1e6)} MB of ${Math.round(bound / 1e6)}; honest: ${failures.length === 0 ? 'all 200' : failures.join(', ')}${shape.hostile.isReconnecting === true ? `; ${reconnects} reconnects` : ''}${isUp ? '' : `; server died: ${server.stderr().slice(-300)}`}` });
       server.child.kill('SIGTERM');
       await server.exited;
       assert.ok(isUp, `the server died: ${server.stderr().slice(-500)}`);
