@@ -46,13 +46,9 @@ function isOver(response: ServerResponse): boolean {
  * next one comes: no listener and no closure per request.
  */
 export function trackResponse(socket: object, response: ServerResponse): void {
-  const responses = unfinished.get(socket);
-  if (responses === undefined) {
-    unfinished.set(socket, [response]);
-    return;
-  }
+  const responses = unfinished.get(socket) ?? [];
   while (responses.length > 0 && isOver(responses[0] as ServerResponse)) responses.shift();
-  responses.push(response);
+  if (responses.push(response) === 1) unfinished.set(socket, responses);
 }
 
 /** Whether every response of the socket is over: it waits for its next request. */
@@ -62,10 +58,7 @@ export function isIdle(socket: object): boolean {
 
 /** Whether part of a response already went out on the socket, so no other answer can follow on it. */
 function hasStartedResponse(socket: Socket): boolean {
-  for (const response of unfinished.get(socket) ?? []) {
-    if (response.headersSent && !isOver(response)) return true;
-  }
-  return false;
+  return (unfinished.get(socket) ?? []).some((response) => response.headersSent && !isOver(response));
 }
 
 /**
