@@ -67,16 +67,10 @@ function hasStartedResponse(socket: Socket): boolean {
  * the connection then closes with a lingering close, so a client still sending reads the answer.
  */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
+  if (error.code === 'ECONNRESET') return void socket.destroy();
   // Its answer is decided and its parser detached: a parse error or a timeout there is expected.
   if (isDiscarding(socket)) return;
-  if (!socket.writable || hasStartedResponse(socket)) {
-    socket.destroy();
-    return;
-  }
+  if (!socket.writable || hasStartedResponse(socket)) return void socket.destroy();
   socket.write(rawErrorResponse(errorFor(error.code)));
   lingerAndClose(socket);
 }

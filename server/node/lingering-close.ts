@@ -74,10 +74,7 @@ export function lingerAndClose(socket: Duplex): void {
   if (state === undefined || state.isLingering) return;
   state.isLingering = true;
   socket.end();
-  if (state.received > LINGER_BYTES) {
-    socket.destroy();
-    return;
-  }
+  if (state.received > LINGER_BYTES) return void socket.destroy();
   // Reading may have been paused for backpressure: what arrives must be read to be dropped.
   keepReading(socket);
   const timer = setTimeout(() => socket.destroy(), LINGER_TIME);
