@@ -59,7 +59,7 @@ async function attack(port: number, count: number, hostile: Hostile): Promise<{ 
 }
 
 /** One honest request on a new connection; its status, or the reason it got none within HONEST_LIMIT. */
-function honestRequest(port: number, path: string): Promise<string> {
+function honestRequest(port: number, path: string, since: number): Promise<string> {
   return new Promise((resolve) => {
     const request = httpRequest({ host: '127.0.0.1', port, path, agent: false, headers: { authorization: `Bearer ${API_KEY}` } }, (response) => {
       response.resume();
@@ -68,7 +68,7 @@ function honestRequest(port: number, path: string): Promise<string> {
     });
     const timer = setTimeout(() => {
       request.destroy();
-      resolve(`no answer within ${HONEST_LIMIT} ms`);
+      resolve(`no answer within ${HONEST_LIMIT} ms (${Math.round(performance.now() - since)} ms into the attack)`);
     }, HONEST_LIMIT);
     request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     request.on('close', () => clearTimeout(timer));
@@ -147,12 +147,13 @@ describe('hostile shapes against the memory bound and the connection budget', ()
         }
       })();
       const hostile = await attack(port, shape.sockets, shape.hostile);
+      const started = performance.now();
       const failures: string[] = [];
       let reconnects = 0;
       try {
         for (let index = 0; index < HONEST_REQUESTS; index++) {
           await pause(200);
-          const outcome = await honestRequest(port, '/v1/pets?limit=5');
+          const outcome = await honestRequest(port, '/v1/pets?limit=5', started);
           if (outcome !== '200') failures.push(outcome);
         }
       } finally {
