@@ -18,6 +18,8 @@ export { nodeFileSystem } from './file-system.js';
 export type { StorageFileSystem } from './file-system.js';
 /** An open file as StorageFileSystem gives it. */
 export type { StorageFile } from './file-system.js';
+/** What StorageFile.lock() came to: the file itself locked, held by another open of it, or not lockable here. */
+export type { DescriptorLock } from './descriptor-lock.js';
 /** Repairs a journal that refuses to open: backs it up, then cuts it at the first record that cannot be replayed. */
 export { repairFile } from './repair.js';
 /** Options of repairFile. */
