@@ -77,8 +77,7 @@ export function lingerAndClose(socket: Duplex): void {
   if (state.received > LINGER_BYTES) return void socket.destroy();
   // Reading may have been paused for backpressure: what arrives must be read to be dropped.
   keepReading(socket);
-  const timer = setTimeout(() => socket.destroy(), LINGER_TIME);
-  timer.unref();
+  const timer = setTimeout(() => socket.destroy(), LINGER_TIME).unref();
   socket.once('close', () => clearTimeout(timer));
 }
 

@@ -26,11 +26,7 @@ async function closeWithin(server: Server, deadline: number): Promise<void> {
   const grace = setTimeout(() => server.close(), Math.min(SHUTDOWN_IDLE_GRACE, deadline));
   let timer: NodeJS.Timeout | undefined;
   const cut = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, deadline);
-    timer.unref();
+    timer = setTimeout(() => resolve(server.closeAllConnections()), deadline).unref();
   });
   await Promise.race([closed, cut]);
   clearTimeout(timer);

@@ -84,10 +84,6 @@ export interface RunningServer {
   close(options?: CloseOptions): Promise<void>;
 }
 
-function hostForUrl(address: AddressInfo): string {
-  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
-}
-
 /** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
 function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf']): Server {
   // The production values above, with the caller's overrides.
@@ -173,7 +169,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const server = createNodeServer(options, listener, shutdown.responseClass, observer, core.requestIdOf);
   const admitBody = limitConnections(server, options.connections, options.bodyLimit);
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
-  const url = `http://${hostForUrl(address)}:${address.port}${basePath}`;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {
     if (closing !== undefined) return closing;
     const delay = closeOptions.delay ?? 0;
