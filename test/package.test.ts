@@ -17,6 +17,7 @@ const README = await readFile(join(root, 'README.md'), 'utf8');
 const ENTRY_POINTS: [string, string][] = [
   [packageName, 'createPetstore'],
   [`${packageName}/server`, 'createHandler'],
+  [`${packageName}/core`, 'createRequestCore'],
   [`${packageName}/client`, 'PetstoreClient'],
   [`${packageName}/testing`, 'runStorageContract'],
 ];

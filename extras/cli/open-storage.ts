@@ -1,7 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
-import { CapacityError, createMemoryStorage } from '../../lib/index.js';
+import { CapacityError, createMemoryStorage, megabytes } from '../../lib/index.js';
 import type { Capacity, PetStorage } from '../../lib/index.js';
-import { megabytes } from '../../lib/capacity.js';
 import { UsageError } from './command-line.js';
 import { createFileStorage } from '../file-storage/index.js';
 import type { Durability } from '../file-storage/index.js';

@@ -12,7 +12,7 @@ import { repairStorage } from './repair-storage.js';
 import { serve } from './serve.js';
 import { readServeConfig } from './serve-config.js';
 import { LOG_LEVELS, REPAIR_SETTINGS, SETTINGS } from './settings.js';
-import { DEFAULT_BODY_LIMIT } from '../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../server/core/index.js';
 
 function isCommandName(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);

@@ -1,5 +1,4 @@
-import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID } from '../../lib/limits.js';
-import { PET_STATUSES } from '../../lib/pet.js';
+import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, PET_STATUSES } from '../../lib/index.js';
 import type { FetchBody, FetchBodyChunk, FetchResponse } from './fetch.js';
 
 /**

@@ -1,5 +1,4 @@
-import { ERROR_CODES } from '../../lib/index.js';
-import { isPetStatus } from '../../lib/validate.js';
+import { ERROR_CODES, isPetStatus } from '../../lib/index.js';
 import type { ErrorBody, ErrorCode, ErrorDetail, Pet } from '../../lib/index.js';
 import { PetstoreClientError } from './client-error.js';
 import type { PetstoreClientErrorOptions } from './client-error.js';

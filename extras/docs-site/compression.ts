@@ -1,8 +1,7 @@
 import { entityTagOf, matchesIfNoneMatch, representationHeaders, REVALIDATE } from './conditional.js';
 import type { Representation } from './conditional.js';
-import { headerOf } from '../../server/core/request.js';
-import type { RequestHeaders } from '../../server/core/request.js';
-import type { BareResponse, HeaderList } from '../../server/core/response.js';
+import { headerOf } from '../../server/core/index.js';
+import type { BareResponse, HeaderList, RequestHeaders } from '../../server/core/index.js';
 
 /** The content codings the core can apply to an answer [RFC 9110 §8.4.1], in the order it prefers them when a client accepts several equally. */
 export type ContentCoding = 'br' | 'gzip';

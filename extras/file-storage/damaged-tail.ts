@@ -1,6 +1,5 @@
 import { dirname } from 'node:path';
-import { PetstoreError } from '../../lib/errors.js';
-import { MAX_SAFE_ID } from '../../lib/limits.js';
+import { MAX_SAFE_ID, PetstoreError } from '../../lib/index.js';
 import { errorMessageOf, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { damagedRecordId, encodeReserveRecord, FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE } from './journal-format.js';

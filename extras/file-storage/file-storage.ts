@@ -1,12 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { MAX_SAFE_ID } from '../../lib/limits.js';
-import { PetstoreError } from '../../lib/errors.js';
-import { freezePet } from '../../lib/pet.js';
-import type { Capacity, StorageUsage } from '../../lib/capacity.js';
-import { KeyIndex } from '../../lib/storage/memory/key-index.js';
-import { PetIndex } from '../../lib/storage/memory/pet-index.js';
-import type { NewPet, Pet } from '../../lib/pet.js';
-import type { IdempotencyRecord, InsertOnceResult, PetStorage } from '../../lib/storage/storage.js';
+import { freezePet, KeyIndex, MAX_SAFE_ID, PetIndex, PetstoreError } from '../../lib/index.js';
+import type { Capacity, IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage, StorageUsage } from '../../lib/index.js';
 import { errorMessageOf, errorCode, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { appendWithin, capacityRefusal, refuseOversizedJournal, heldUsage } from './journal-capacity.js';

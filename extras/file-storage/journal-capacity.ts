@@ -1,9 +1,5 @@
-import { CapacityError, megabytes } from '../../lib/capacity.js';
-import type { Capacity, StorageUsage } from '../../lib/capacity.js';
-import type { Pet } from '../../lib/pet.js';
-import type { KeyIndex } from '../../lib/storage/memory/key-index.js';
-import type { PetIndex } from '../../lib/storage/memory/pet-index.js';
-import type { IdempotencyRecord } from '../../lib/storage/storage.js';
+import { CapacityError, megabytes } from '../../lib/index.js';
+import type { Capacity, IdempotencyRecord, KeyIndex, Pet, PetIndex, StorageUsage } from '../../lib/index.js';
 import { FORMAT_VERSION, HEADER_SIZE } from './journal-format.js';
 
 /** Thrown from inside a replay when the pets read so far pass the capacity: the replay stops there. */

@@ -1,6 +1,5 @@
-import { PET_STATUSES } from '../../lib/pet.js';
-import type { NewPet, Pet, PetStatus } from '../../lib/pet.js';
-import type { IdempotencyRecord } from '../../lib/storage/storage.js';
+import { PET_STATUSES } from '../../lib/index.js';
+import type { IdempotencyRecord, NewPet, Pet, PetStatus } from '../../lib/index.js';
 import { crc32 } from './crc32.js';
 
 /** The first eight bytes of every journal: ASCII `PETSTORE`. */

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 import { errorCode, errorMessageOf, synchronousFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import type { OwnershipProblem } from './journal-writer.js';

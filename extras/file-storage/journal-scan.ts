@@ -1,5 +1,4 @@
-import type { Pet } from '../../lib/pet.js';
-import type { IdempotencyRecord } from '../../lib/storage/storage.js';
+import type { IdempotencyRecord, Pet } from '../../lib/index.js';
 import type { StorageFile } from './file-system.js';
 import { decodeFrame, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE, readPetFrame } from './journal-format.js';
 import type { Frame } from './journal-format.js';

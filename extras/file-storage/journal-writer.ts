@@ -1,5 +1,5 @@
-import { PetstoreError } from '../../lib/errors.js';
-import type { Pet } from '../../lib/pet.js';
+import { PetstoreError } from '../../lib/index.js';
+import type { Pet } from '../../lib/index.js';
 import { errorMessageOf, errorCode, synchronousFile } from './file-system.js';
 import type { StorageFile } from './file-system.js';
 import { FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE } from './journal-format.js';

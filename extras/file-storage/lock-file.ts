@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 import { errorMessageOf, errorCode, synchronousFile, synchronousFileSystem } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 import { errorMessageOf, nodeFileSystem, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import { journalPathOf, LOCK_SUFFIX, openJournal } from './file-storage.js';

@@ -1,4 +1,4 @@
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 import { errorMessageOf, errorCode } from './file-system.js';
 
 /** A failed write of the journal as each audience is told about it. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { originForm } from '../../server/core/request.js';
+import { originForm } from '../../server/core/index.js';
 
 /** One access-log entry: no headers are logged at all, so credentials cannot leak into it. */
 export interface AccessLogEntry {

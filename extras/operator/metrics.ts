@@ -2,7 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import type { ConnectionPoolStats, PetStorage } from '../../lib/index.js';
 import type { HeaderList } from '../../server/core/index.js';
-import { REPLAYED_HEADER } from '../../server/core/idempotency-key.js';
+import { REPLAYED_HEADER } from '../../server/core/index.js';
 import { Counter, escapeLabelValue, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
 import type { HistogramSeries, MetricFamily, ValueSeries } from './prometheus.js';
 

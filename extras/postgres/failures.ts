@@ -1,4 +1,4 @@
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 
 /** The failures the pooled query names itself, as the `code` of a PoolFailure. */
 export const POOL_FAILURE_CODES = [

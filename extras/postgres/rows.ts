@@ -1,8 +1,5 @@
-import { MAX_SAFE_ID } from '../../lib/limits.js';
-import { PetstoreError } from '../../lib/errors.js';
-import { freezePet } from '../../lib/pet.js';
-import type { NewPet, Pet } from '../../lib/pet.js';
-import { isPetStatus } from '../../lib/validate.js';
+import { freezePet, isPetStatus, MAX_SAFE_ID, PetstoreError } from '../../lib/index.js';
+import type { NewPet, Pet } from '../../lib/index.js';
 
 /** Decimal integers as PostgreSQL prints them; anything else is not a bigint. */
 const INTEGER_TEXT = /^-?[0-9]+$/;

@@ -1,5 +1,4 @@
-import { MAX_SAFE_ID } from '../../lib/limits.js';
-import { PET_STATUSES } from '../../lib/pet.js';
+import { MAX_SAFE_ID, PET_STATUSES } from '../../lib/index.js';
 import { siblingName } from './table.js';
 import type { TableName } from './table.js';
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PetstoreError } from '../../lib/errors.js';
-import type { NewPet, Pet } from '../../lib/pet.js';
-import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../../lib/storage/storage.js';
+import { PetstoreError } from '../../lib/index.js';
+import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage, StorageListQuery } from '../../lib/index.js';
 import { createBatches } from './batches.js';
 import type { Batches } from './batches.js';
 import { databaseFailure, PoolFailure, readinessFailure } from './failures.js';

@@ -1,4 +1,4 @@
-import { PetstoreError } from '../../lib/errors.js';
+import { PetstoreError } from '../../lib/index.js';
 
 /** Table the PostgreSQL storage uses when none is configured. */
 export const DEFAULT_TABLE = 'pets';

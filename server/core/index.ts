@@ -1,22 +1,29 @@
-// What the doors (server/node, server/fetch, server/testing) take from the request core; not a package entry point.
-export { createRequestCore, DEFAULT_BASE_PATH } from './core.js';
-export type { ExtraRoute, Plugin, PluginContext, PluginParts, RequestCore, RequestCoreOptions } from './core.js';
+// petstore-reference/core: what a plug-in or a door is written with: the request core, its plain request and answer, the route table, the response helpers.
+
+/** The request core (a plain request in, a plain answer out), its options, what a plug-in is told and adds, and a route served at an exact path from the root. */
+export { createRequestCore, DEFAULT_BASE_PATH, type ExtraRoute, type Plugin, type PluginContext, type PluginParts, type RequestCore, type RequestCoreOptions } from './core.js';
+/** The interface's route table, the methods a route allows, and a route's parts. */
 export { ROUTES } from './operations.js';
-export { allowedMethods } from './routes.js';
-export type { Operation, OperationCall, Route, RouteMethod } from './routes.js';
-export type { ApiKeys } from './auth.js';
-export { authError, createAuthenticator, isToken68, TOKEN68_RULE } from './auth.js';
-export type { AuthVerdict } from './auth.js';
-export { readJsonBody } from './body.js';
-export type { JsonBodyOptions } from './body.js';
+export { allowedMethods, type Operation, type OperationCall, type Route, type RouteMethod } from './routes.js';
+/** Accepted keys, the check of an `Authorization` header and its 401, and the token68 syntax (RFC 9110 §11.2). */
+export { authError, createAuthenticator, isToken68, TOKEN68_RULE, type ApiKeys, type AuthVerdict } from './auth.js';
+/** Reads a JSON request body under a limit (65,536 bytes by default), and its options. */
+export { DEFAULT_BODY_LIMIT, readJsonBody, type JsonBodyOptions } from './body.js';
+/** Browser origins allowed to call the interface, or `'*'`. */
 export type { CorsOrigins } from './cors.js';
+/** Answers a thrown value as the Error body, the default logger, and the seconds a 503 asks a client to wait. */
 export { errorResponse, logToConsole, UNAVAILABLE_RETRY_AFTER } from './error-response.js';
-export { HttpError } from './http-error.js';
-export type { HttpErrorOptions } from './http-error.js';
-export { describeError, STORAGE_FAILED_MSG, UNEXPECTED_ERROR_MSG } from './log.js';
-export type { LogEntry, Logger, LogLevel } from './log.js';
-export { BodyAbortedError, bodyOf, NO_BODY } from './request.js';
-export type { CoreRequest, RequestBody, RequestHeaders } from './request.js';
+/** A PetstoreError with the headers of its answer, and its options. */
+export { HttpError, type HttpErrorOptions } from './http-error.js';
+/** The `Idempotency-Key` header as the interface reads it, and the header that marks a replay. */
+export { parseIdempotencyKey, REPLAYED_HEADER } from './idempotency-key.js';
+/** The log: an event, what receives them, its level, an error's detail and the messages that hide it. */
+export { describeError, STORAGE_FAILED_MSG, UNEXPECTED_ERROR_MSG, type LogEntry, type Logger, type LogLevel } from './log.js';
+/** The order in which the core checks a request, with the clause of the interface each check stands for. */
+export { ORDER_OF_CHECKS } from './order-of-checks.js';
+/** The plain request: its headers and body, a header's value, the origin-form of a target, and a body's helpers. */
+export { BodyAbortedError, bodyOf, headerOf, NO_BODY, originForm, type CoreRequest, type RequestBody, type RequestHeaders } from './request.js';
+/** The request id: a new one, its header, and the id of a request. */
 export { newRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-export { jsonResponse, textResponse } from './response.js';
-export type { BareResponse, CoreResponse, HeaderList } from './response.js';
+/** The plain answer, its header list, and the JSON and text answers. */
+export { jsonResponse, textResponse, type BareResponse, type CoreResponse, type HeaderList } from './response.js';

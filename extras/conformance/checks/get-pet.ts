@@ -1,4 +1,4 @@
-import { GET_PET_DEPRECATED_AT } from '../../../lib/versioning.js';
+import { GET_PET_DEPRECATED_AT } from '../../../lib/index.js';
 import { decision, defineCheck, missingPetId } from '../check.js';
 import type { Check, CheckContext, CreatedPet } from '../check.js';
 import type { Answer } from '../exchange.js';

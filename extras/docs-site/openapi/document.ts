@@ -1,6 +1,5 @@
-import { INTERFACE_VERSION, VERSION_PATH } from '../../../lib/versioning.js';
-import { ERROR_CODES } from '../../../lib/errors.js';
-import { allowedMethods } from '../../../server/core/routes.js';
+import { ERROR_CODES, INTERFACE_VERSION, VERSION_PATH } from '../../../lib/index.js';
+import { allowedMethods } from '../../../server/core/index.js';
 import { API_ROUTES, ERROR_HEADERS, methodsOf, operationDefinitions, pathItemDescription, pathParametersOf, TAGS } from './operations.js';
 import type { ErrorCase, OperationDefinition } from './operations.js';
 import { REQUEST_ID_EXAMPLES, sharedErrorExamples } from './examples.js';

@@ -1,15 +1,7 @@
-import { MAX_LIMIT, MIN_LIMIT } from '../../../lib/limits.js';
-import { overflowError } from '../../../lib/capacity.js';
-import { PetstoreError, toErrorBody } from '../../../lib/errors.js';
-import type { ErrorBody } from '../../../lib/errors.js';
-import { freezePet } from '../../../lib/pet.js';
-import type { NewPet, Pet } from '../../../lib/pet.js';
-import { allowedMethods } from '../../../server/core/index.js';
+import { freezePet, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, idempotencyUnsupportedError, IN_FLIGHT_RETRY_AFTER, INTERFACE_VERSION, keyInFlightError, keyReusedError, MAX_LIMIT, MIN_LIMIT, overflowError, PetstoreError, toErrorBody, validateListQuery, validateNewPet } from '../../../lib/index.js';
+import type { ErrorBody, NewPet, Pet } from '../../../lib/index.js';
+import { allowedMethods, parseIdempotencyKey } from '../../../server/core/index.js';
 import { API_ROUTES } from './routes.js';
-import { validateListQuery, validateNewPet } from '../../../lib/validate.js';
-import { IN_FLIGHT_RETRY_AFTER, idempotencyUnsupportedError, keyInFlightError, keyReusedError } from '../../../lib/idempotency.js';
-import { parseIdempotencyKey } from '../../../server/core/idempotency-key.js';
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION } from '../../../lib/versioning.js';
 import type { JsonValue, OpenApiExample, OpenApiHeaderExample } from './types.js';
 
 /** Examples keyed by name: a request example and the response example of its answer share the key. */

@@ -1,10 +1,8 @@
-import { DEFAULT_LIMIT, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../../lib/limits.js';
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../../lib/versioning.js';
-import type { ErrorCode } from '../../../lib/errors.js';
-import { allowedMethods } from '../../../server/core/index.js';
+import { DEFAULT_LIMIT, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_LIMIT, MAX_SAFE_ID, MIN_LIMIT } from '../../../lib/index.js';
+import type { ErrorCode } from '../../../lib/index.js';
+import { allowedMethods, UNAVAILABLE_RETRY_AFTER } from '../../../server/core/index.js';
 import { API_ROUTES } from './routes.js';
 import type { DescribedRoute } from './routes.js';
-import { UNAVAILABLE_RETRY_AFTER } from '../../../server/core/error-response.js';
 import {
   allowExamples, CHALLENGE_EXAMPLES, createPetExamples, deprecationHeaderExamples, DESCRIPTION_EXAMPLES, fixedHeaderExamples, getPetExamples, INTERNAL_ERROR_EXAMPLES,
   listPetsExamples, MISSING_HOST_EXAMPLES, PET_ID_EXAMPLES, UNAUTHORIZED_EXAMPLES, unavailableExamples, UNSTATED_BODY_LIMIT,

@@ -1,8 +1,5 @@
-import { MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID } from '../../../lib/limits.js';
-import { NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../../../lib/pet.js';
-import { ERROR_CODES } from '../../../lib/errors.js';
-import type { ErrorBody, ErrorDetail } from '../../../lib/errors.js';
-import type { Pet } from '../../../lib/pet.js';
+import { ERROR_CODES, MAX_LIMIT, MAX_NAME_LENGTH, MAX_SAFE_ID, NEW_PET_FIELDS, PET_STATUSES, REQUIRED_NEW_PET_FIELDS } from '../../../lib/index.js';
+import type { ErrorBody, ErrorDetail, Pet } from '../../../lib/index.js';
 import { decisionOf } from '../reference/decisions.js';
 import type { JsonSchema } from './types.js';
 

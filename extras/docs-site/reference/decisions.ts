@@ -1,7 +1,5 @@
-import { ERROR_CODES, GET_PET_DEPRECATED_AT, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT } from '../../../lib/index.js';
-import { NEW_PET_FIELDS } from '../../../lib/pet.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
-import { ORDER_OF_CHECKS } from '../../../server/core/order-of-checks.js';
+import { ERROR_CODES, GET_PET_DEPRECATED_AT, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, NEW_PET_FIELDS } from '../../../lib/index.js';
+import { DEFAULT_BODY_LIMIT, ORDER_OF_CHECKS } from '../../../server/core/index.js';
 
 /**
  * One place where the interface is silent and the project decided: the question, the decision, and

@@ -1,5 +1,4 @@
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
-import { ORDER_OF_CHECKS } from '../../../server/core/order-of-checks.js';
+import { DEFAULT_BODY_LIMIT, ORDER_OF_CHECKS } from '../../../server/core/index.js';
 import { referenceDecisions } from './decisions.js';
 import type { AnswerShaped } from './decisions.js';
 
