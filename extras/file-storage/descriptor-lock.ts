@@ -29,9 +29,15 @@ const CONFLICT_STATUS = 75;
 export async function lockDescriptor(fd: number, options: DescriptorLockOptions = {}): Promise<DescriptorLock> {
   if ((options.platform ?? process.platform) !== 'linux') return { state: 'unsupported', reason: '' };
   const program = options.program ?? 'flock';
-  const child = spawn(program, ['--nonblock', '--exclusive', '--conflict-exit-code', String(CONFLICT_STATUS), '3'], {
-    stdio: ['ignore', 'ignore', 'pipe', fd],
-  });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(program, ['--nonblock', '--exclusive', '--conflict-exit-code', String(CONFLICT_STATUS), '3'], {
+      stdio: ['ignore', 'ignore', 'pipe', fd],
+    });
+  } catch (error) {
+    // A spawn refused before the program runs (no process or file slot left): the lock file still holds.
+    return { state: 'unsupported', reason: `${program} could not run: ${error instanceof Error ? error.message : String(error)}` };
+  }
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;

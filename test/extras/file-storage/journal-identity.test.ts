@@ -42,6 +42,7 @@ describe('lockDescriptor()', () => {
       assert.equal(notRunnable.state, 'unsupported');
       assert.match(notRunnable.state === 'unsupported' ? notRunnable.reason : '', literally(`${directory} could not run: `));
       assert.deepEqual(await lockDescriptor(fd, { program: 'false' }), { state: 'unsupported', reason: 'false failed (exit status 1)' });
+      assert.deepEqual(await lockDescriptor(2 ** 20, {}), { state: 'unsupported', reason: 'flock could not run: spawn EBADF' }, 'a descriptor that is not open is refused before flock runs');
     } finally {
       closeSync(fd);
     }
