@@ -123,6 +123,27 @@ const RUNS: Readonly<Record<string, { needsPostgres?: boolean; run: () => Promis
       }
     },
   },
+  'a data file another server holds open, its lock file removed (or reached through a bind mount of the file, or after a move)': {
+    async run() {
+      const dataFile = join(directory, 'locked.journal');
+      const holder = spawnServer(ENV, ['--data', dataFile]);
+      try {
+        await holder.ready;
+        await rm(`${dataFile}.lock`);
+        return await runMain(ENV, ['--data', dataFile]);
+      } finally {
+        holder.child.kill('SIGTERM');
+        await holder.exited;
+      }
+    },
+  },
+  'a data file beside the copy a server kept when the file was replaced under it': {
+    async run() {
+      const dataFile = join(directory, 'replaced.journal');
+      await writeFile(`${dataFile}.orphaned-12345`, '');
+      return runMain(ENV, ['--data', dataFile]);
+    },
+  },
   'a port in use': { run: () => withPortInUse((port) => runMain(ENV, ['--host', '127.0.0.1', '--port', String(port)])) },
   'an address this machine does not have (`--host 192.0.2.1`)': { run: () => runMain(ENV, ['--host', '192.0.2.1']) },
   '`PETSTORE_DATABASE_URL` set, the driver `pg` not installed (in a clone)': {
