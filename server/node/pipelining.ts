@@ -5,8 +5,8 @@ import { closeAfterAnswer, isOnClosingConnection } from './closing-connections.j
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from './responses.js';
 
-/** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful). */
-export const MAX_PIPELINED_REQUESTS = 32;
+/** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful, and each answer a client does not read is still written into its socket's buffers). */
+export const MAX_PIPELINED_REQUESTS = 16;
 
 /** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB). */
 export const MAX_WAITING_REQUESTS = 2_048;

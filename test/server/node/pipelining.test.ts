@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import { MAX_WAITING_REQUESTS } from '../../../server/node/pipelining.js';
+import { MAX_PIPELINED_REQUESTS, MAX_WAITING_REQUESTS } from '../../../server/node/pipelining.js';
 import { MAX_HEADER_LINES } from '../../../server/node/start-server.js';
 import { startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
@@ -67,7 +67,7 @@ describe('pipelining in the standalone server', () => {
 
   test(`startServer() cuts a connection whose pipelined request would pass ${MAX_WAITING_REQUESTS} waiting over all connections, answers the rest in full, and takes pipelines again once they are answered`, async () => {
     const { server, release } = await startHoldingServer();
-    const depth = 32;
+    const depth = MAX_PIPELINED_REQUESTS;
     const count = Math.ceil(MAX_WAITING_REQUESTS / depth) + 4;
     try {
       const connections: ReturnType<typeof open>[] = [];
