@@ -12,7 +12,7 @@ import { BENCH_USAGE, benchCommand, readSettings } from './settings.js';
 import type { BenchSettings } from './settings.js';
 import { runStartupBench } from './startup.js';
 import { format, hasCommand, ROOT, run } from './support.js';
-import { TOOLS_REGISTER } from '../test/tools/paths.js';
+import { toolFile, TOOLS_REGISTER } from '../test/tools/paths.js';
 
 /** Whether this process runs on the Node major `--node` asks for (or no other was asked for). */
 function isOnRequestedNode(settings: BenchSettings): boolean {
@@ -49,8 +49,9 @@ async function versionOf(command: string, args: readonly string[]): Promise<stri
   }
 }
 
+/** The version of a test tool (fastify), from its package.json where test/tools/ installs it. */
 async function packageVersion(name: string): Promise<string> {
-  const manifest = JSON.parse(await readFile(resolve(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(await readFile(toolFile(`${name}/package.json`), 'utf8')) as { version: string };
   return manifest.version;
 }
 
