@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cpuTicksOfStat, gaugeTable, geometricMean, processCpuMicroseconds, summariseRoute, threadCores } from '../../bench/gauge-figures.js';
+import { cpuTicksOfStat, gaugeTable, geometricMean, processCpuMicroseconds, runNanosecondsOfSchedstat, summariseRoute, threadCores } from '../../bench/gauge-figures.js';
 
 /** A /proc/<pid>/stat line of a node process, utime 1234 and stime 567 (fields 14 and 15). */
 const STAT = '4242 (node) S 4241 4242 4242 0 -1 4194560 12345 0 0 0 1234 567 0 0 20 0 11 0 98765 1234567890 23456 18446744073709551615 1 1 0 0 0 0 0 16781312 134235650 0 0 0 17 0 0 0 0 0 0';
@@ -18,6 +18,16 @@ describe('cpuTicksOfStat()', () => {
     for (const text of ['', 'node', '4242 (node) S 1 2 3', STAT.replace(' 1234 ', ' x ')]) {
       assert.throws(() => cpuTicksOfStat(text), /^Error: not a \/proc\/<pid>\/stat line \(utime and stime are fields 14 and 15\): /, text);
     }
+  });
+});
+
+describe('runNanosecondsOfSchedstat()', () => {
+  test('runNanosecondsOfSchedstat() gives the first field, the nanoseconds the thread has run', () => {
+    assert.equal(runNanosecondsOfSchedstat('205883970 10919430 447\n'), 205_883_970);
+  });
+
+  test('runNanosecondsOfSchedstat() gives undefined where the kernel keeps no run time, so the caller reads /proc/<pid>/stat instead', () => {
+    for (const text of ['0 0 1\n', '', 'x y z']) assert.equal(runNanosecondsOfSchedstat(text), undefined, JSON.stringify(text));
   });
 });
 
