@@ -45,6 +45,27 @@ export function wallProblem(found: Import): string | undefined {
   return `${where}: a Node module outside ${NODE_DOOR}`;
 }
 
+/** The package's entry files in the kernel, from package.json's `exports`: all an extra may import of the kernel, as a third party could. */
+export async function kernelEntries(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  return Object.values(manifest.exports)
+    .map((target) => (typeof target === 'string' ? target : target.default).replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'))
+    .filter((file) => KERNEL_FOLDERS.some((folder) => file.startsWith(`${folder}/`)));
+}
+
+/** What is wrong with one import of an extra: it reaches into the kernel past the package's entry files. */
+export function entryProblem(found: Import, entries: readonly string[]): string | undefined {
+  const reachesKernel = KERNEL_FOLDERS.some((folder) => found.target?.startsWith(`${folder}/`));
+  if (!reachesKernel || entries.includes(found.target ?? '')) return undefined;
+  return `${found.file} imports '${found.specifier}' (${found.target}), which is no entry of the package: import ${entries.join(', ')}`;
+}
+
+/** What is wrong with one import of a kernel test (test/lib/, test/server/): it reaches an extra, or an extra's test support. */
+export function kernelTestProblem(found: Import): string | undefined {
+  const isExtra = found.target?.startsWith('extras/') === true || found.target?.startsWith('test/extras/') === true;
+  return isExtra ? `${found.file} imports '${found.specifier}', an extra: the kernel's tests run without extras/` : undefined;
+}
+
 async function sourceFiles(folder: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await readdir(join(ROOT, folder), { withFileTypes: true })) {
@@ -67,6 +88,53 @@ describe('the kernel wall', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  test('no extra imports a kernel file that is not one of the package\'s entry files', async () => {
+    const entries = await kernelEntries();
+    assert.deepEqual([...entries].sort(), ['lib/index.ts', 'server/core/index.ts', 'server/fetch/index.ts', 'server/node/index.ts', 'server/testing/index.ts']);
+    const problems: string[] = [];
+    for (const file of await sourceFiles('extras')) {
+      for (const found of importsOf(file, await readFile(join(ROOT, file), 'utf8'))) {
+        const problem = entryProblem(found, entries);
+        if (problem !== undefined) problems.push(problem);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('no kernel test (test/lib/, test/server/) imports an extra', async () => {
+    const files = [...(await sourceFiles('test/lib')), ...(await sourceFiles('test/server'))];
+    assert.ok(files.includes('test/server/core/core.test.ts'), files.join(', '));
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const found of importsOf(file, await readFile(join(ROOT, file), 'utf8'))) {
+        const problem = kernelTestProblem(found);
+        if (problem !== undefined) problems.push(problem);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('the entry check finds an extra\'s deep import into the kernel, and a kernel test\'s import of an extra', async () => {
+    const entries = await kernelEntries();
+    const extra = [
+      "import { PetIndex } from '../../lib/storage/memory/pet-index.js';",
+      "import type { CoreRequest } from '../../server/core/request.js';",
+      "import { createPetstore } from '../../lib/index.js';",
+      "import { jsonResponse } from '../../server/core/index.js';",
+      "import { docsSite } from '../docs-site/index.js';",
+    ].join('\n');
+    assert.deepEqual(importsOf('extras/operator/sample.ts', extra).map((found) => entryProblem(found, entries)?.split(',')[0]), [
+      "extras/operator/sample.ts imports '../../lib/storage/memory/pet-index.js' (lib/storage/memory/pet-index.ts)",
+      "extras/operator/sample.ts imports '../../server/core/request.js' (server/core/request.ts)",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const kernelTest = ["import { docsSite } from '../../../extras/docs-site/index.js';", "import { journalPath } from '../../extras/file-storage/fixtures.js';", "import { inject } from '../../../server/testing/index.js';"].join('\n');
+    assert.deepEqual(importsOf('test/server/core/sample.test.ts', kernelTest).map((found) => kernelTestProblem(found) !== undefined), [true, true, false]);
+    assert.equal(kernelTestProblem(importsOf('test/lib/sample.test.ts', "import { journalPath } from '../extras/file-storage/fixtures.js';")[0]!) !== undefined, true);
   });
 
   test('the wall check finds an import of an extra, of a package and of a Node module where each is out of place', () => {

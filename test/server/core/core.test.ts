@@ -4,7 +4,7 @@ import { createRequestCore, errorResponse, NO_BODY } from '../../../server/core/
 import type { CoreRequest, CoreResponse, ExtraRoute } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
-import { docsSite } from '../../../extras/docs-site/index.js';
+import { testPlugin } from '../../support/plugin.js';
 
 function request(method: string, target: string, headers: Record<string, string> = {}): CoreRequest {
   return { method, target, headers: { host: 'localhost', ...headers }, body: NO_BODY, httpVersion: '1.1' };
@@ -21,7 +21,7 @@ describe('createRequestCore()', () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
     const health: ExtraRoute = { path: '/healthz', operation: 'checkHealth', answer: () => ({ status: 200, headers: ['Content-Length', '2'], body: 'ok' }) };
-    const core = createRequestCore({ store, apiKeys: [API_KEY], extraRoutes: [health], plugins: [docsSite()] });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], extraRoutes: [health], plugins: [testPlugin()] });
     const targets: [string, Record<string, string>, number][] = [
       ['/v1/pets', AUTH, 200], ['/v1/pets/1', AUTH, 200], ['/v1/pets/2', AUTH, 404], ['/v1/pets', {}, 401],
       ['/v1/nowhere', AUTH, 404], ['/v1/openapi.json', {}, 200], ['/healthz', {}, 200], ['/elsewhere', {}, 404],

@@ -9,8 +9,7 @@ import { NO_BODY } from '../../../server/core/request.js';
 import type { CoreRequest } from '../../../server/core/request.js';
 import { newRequestId, requestIdOf } from '../../../server/core/request-id.js';
 import type { CoreResponse } from '../../../server/core/response.js';
-import { docsSite } from '../../../extras/docs-site/index.js';
-import { createServerRoutes } from '../../../extras/operator/server-routes.js';
+import { probeRoutes, testPlugin } from '../../support/plugin.js';
 
 /** The shape of the ids the core makes: a random prefix of 16 base64url characters, a dash, a base-36 counter. */
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
@@ -166,7 +165,7 @@ describe('request ids', () => {
   test('createRequestCore() names the operation that answered, or none before one was reached', async () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
-    const core = createRequestCore({ store, apiKeys: [API_KEY], plugins: [docsSite()], extraRoutes: createServerRoutes({ store, isClosing: () => false }, 'test') });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], plugins: [testPlugin()], extraRoutes: probeRoutes({ '/healthz': 'checkHealth', '/readyz': 'checkReadiness', '/metrics': 'getMetrics' }) });
     const cases: [CoreRequest, string | undefined][] = [
       [request('GET', '/v1/pets', AUTH), 'listPets'],
       [request('GET', '/v1/pets?limit=x', AUTH), 'listPets'],

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { createPetstore } from '../../../lib/index.js';
+import { describe, test } from 'node:test';
+import { createMemoryStorage, createPetstore } from '../../../lib/index.js';
 import type { Pet } from '../../../lib/index.js';
-import { createFileStorage } from '../../../extras/file-storage/index.js';
 import { API_KEY, assertError, call, startTestServer } from '../../support/http.js';
 
 /** Clients creating and listing over keep-alive connections while the server drains. */
@@ -49,15 +45,9 @@ function send(origin: string, agent: Agent, name: string | undefined, isAfterClo
 }
 
 describe('close({ delay }) under load', () => {
-  let directory: string;
-  before(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'petstore-drain-'));
-  });
-  after(() => rm(directory, { recursive: true, force: true }));
-
   test(`close({ delay: ${DELAY} }) with ${CLIENTS} clients creating and listing: /readyz fails at once, requests keep succeeding during the delay, none is lost, and every acknowledged create is stored`, async () => {
-    const dataFile = join(directory, 'pets.journal');
-    const server = await startTestServer({ store: createPetstore({ storage: await createFileStorage(dataFile, { durability: 'write' }) }) });
+    const storage = createMemoryStorage();
+    const server = await startTestServer({ store: createPetstore({ storage }) });
     const outcomes: Outcome[] = [];
     let isClosing = false;
     let warmedUp = (): void => {};
@@ -85,7 +75,7 @@ describe('close({ delay }) under load', () => {
     const lost = outcomes.filter((outcome) => outcome.result !== 200 && outcome.result !== 201 && outcome.result !== 'ECONNREFUSED');
     assert.deepEqual(lost, [], 'every request was answered in full, or refused as a new connection once the listener closed');
 
-    const reopened = createPetstore({ storage: await createFileStorage(dataFile) });
+    const reopened = createPetstore({ storage });
     try {
       const stored = new Map<string, number>();
       for (let page = await reopened.listPets({ limit: 100 }); page.length > 0; page = await reopened.listPets({ limit: 100, after: (page.at(-1) as Pet).id })) {

@@ -3,8 +3,10 @@ import { describe, test } from 'node:test';
 import { createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import type { LogEntry } from '../../../server/node/index.js';
-import type { AccessLogEntry } from '../../../extras/operator/access-log.js';
 import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
+
+/** The fields of an access log line this test reads. */
+type AccessLogLine = { readonly requestId: string; readonly path: string; readonly status: number };
 
 const GENERATED = /^[A-Za-z0-9_-]{16}-[0-9a-z]+$/;
 
@@ -50,7 +52,7 @@ describe('X-Request-Id on the standalone server', () => {
       assert.deepEqual([chosen.status, made.status, refused.status], [500, 500, 401]);
       assert.equal(chosen.headers['x-request-id'], 'trace-abc');
       await server.close();
-      const logged = lines.map((line) => JSON.parse(line) as AccessLogEntry);
+      const logged = lines.map((line) => JSON.parse(line) as AccessLogLine);
       assert.deepEqual(logged.map((entry) => [entry.requestId, entry.path, entry.status]), [
         ['trace-abc', '/v1/pets', 500],
         [made.headers['x-request-id'], '/v1/pets/1', 500],

@@ -4,7 +4,7 @@ import { createFetchHandler } from '../../../server/fetch/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 import { API_KEY, AUTH, JSON_POST } from '../../support/http.js';
-import { docsSite } from '../../../extras/docs-site/index.js';
+import { testPlugin } from '../../support/plugin.js';
 
 
 const REX = '{"name":"Rex","categoryId":1,"status":"available"}';
@@ -54,8 +54,8 @@ describe('inject()', () => {
   });
 
   for (const [door, makeTarget] of [
-    ['handler options', () => ({ store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] })],
-    ['a fetch handler', () => createFetchHandler({ store: createPetstore(), apiKeys: [API_KEY], plugins: [docsSite()] })],
+    ['handler options', () => ({ store: createPetstore(), apiKeys: [API_KEY], plugins: [testPlugin()] })],
+    ['a fetch handler', () => createFetchHandler({ store: createPetstore(), apiKeys: [API_KEY], plugins: [testPlugin()] })],
   ] as const) {
     test(`inject() with ${door} serves an absolute URL and answers HEAD with the headers and no body`, async () => {
       const target = makeTarget();
