@@ -20,8 +20,8 @@ export { VERSION_PATH, INTERFACE_VERSION, GET_PET_DEPRECATED_AT, GET_PET_SUNSET 
 export { PetstoreError, ERROR_CODES, toErrorBody, isUnexpectedError } from './errors.js';
 /** The Error body [spec 2, 7], its code, one problem with one field, and the options of PetstoreError. */
 export type { ErrorBody, ErrorCode, ErrorDetail, PetstoreErrorOptions } from './errors.js';
-/** The contract every storage implements, a pool's figures, what the engine asks a storage to list, a key and its fingerprint, and what insertOnce did. */
-export type { PetStorage, ConnectionPoolStats, StorageListQuery, IdempotencyRecord, InsertOnceResult } from './storage/storage.js';
+/** The contract every storage implements, what the engine asks a storage to list, a key and its fingerprint, and what insertOnce did. */
+export type { PetStorage, StorageListQuery, IdempotencyRecord, InsertOnceResult } from './storage/storage.js';
 /** The reference storage: pets in memory. */
 export { createMemoryStorage } from './storage/memory/memory-storage.js';
 /** What a storage that keeps its pets in the heap builds on: pets in id order and by status, and idempotency keys with their pets. */

@@ -163,12 +163,11 @@ export function observeStorage(storage: PetStorage, limiter: Pick<LogLimiter, 's
     get: (id) => storage.get(id).then(answered),
     list: (query) => storage.list(query).then(answered),
   };
-  const { insertOnce, checkReady, close, usage, connections } = storage;
+  const { insertOnce, checkReady, close, usage } = storage;
   if (insertOnce !== undefined) observed.insertOnce = (pet, idempotency) => insertOnce.call(storage, pet, idempotency).then(answered);
   // A readiness probe that passes is an answer too: a balancer's probes end an outage on an idle server.
   if (checkReady !== undefined) observed.checkReady = () => checkReady.call(storage).then(answered);
   if (close !== undefined) observed.close = () => close.call(storage);
   if (usage !== undefined) observed.usage = () => usage.call(storage);
-  if (connections !== undefined) observed.connections = () => connections.call(storage);
   return observed;
 }

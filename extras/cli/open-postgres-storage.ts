@@ -1,7 +1,6 @@
 import { PetstoreError } from '../../lib/index.js';
-import type { PetStorage } from '../../lib/index.js';
 import { createPostgresStorage, DEFAULT_LOCK_TIMEOUT, pooledQuery } from '../postgres/index.js';
-import type { PooledClient } from '../postgres/index.js';
+import type { PooledClient, PostgresStorage } from '../postgres/index.js';
 import { UsageError } from './command-line.js';
 
 /** The part of a `pg` Pool the server uses; described here so the typings need no `@types/pg` (pg is an optional peer). */
@@ -167,7 +166,7 @@ async function loadDriver(load: () => Promise<PgDriver>): Promise<PgDriver> {
  * Opens the PostgreSQL storage over a `pg` Pool loaded on demand; closing the storage ends the pool.
  * Rejects (and ends the pool) when the database cannot be reached, so the server does not start.
  */
-export async function openPostgresStorage(config: PostgresConfig): Promise<PetStorage> {
+export async function openPostgresStorage(config: PostgresConfig): Promise<PostgresStorage> {
   const bounds = poolBounds(config);
   const { Pool } = await loadDriver(config.loadDriver ?? importPg);
   // No lock_timeout or statement_timeout here: pg would send them as startup parameters, which

@@ -4,6 +4,7 @@ import type { Capacity, PetStorage } from '../../lib/index.js';
 import { UsageError } from './command-line.js';
 import { createFileStorage } from '../file-storage/index.js';
 import type { Durability } from '../file-storage/index.js';
+import type { PostgresStorage } from '../postgres/index.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 import type { PostgresPoolSettings } from './open-postgres-storage.js';
 
@@ -94,7 +95,7 @@ function capacityUsageError(error: CapacityError, oldSpace: number): UsageError 
 }
 
 /** Opens the storage the configuration names; the in-memory storage when it names none. A data file that cannot fit its capacity is a UsageError. */
-export async function openStorage(config: StorageConfig): Promise<PetStorage> {
+export async function openStorage(config: StorageConfig): Promise<PetStorage | PostgresStorage> {
   if (config.dataFile !== undefined) {
     const oldSpace = oldSpaceOf(config);
     const capacity = capacityOf(config, oldSpace);

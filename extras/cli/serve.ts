@@ -2,7 +2,7 @@ import { createPetstore, PetstoreError } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import { docsSite } from '../docs-site/index.js';
-import { createMetrics, instrumentStorage, operatorKit } from '../operator/index.js';
+import { createMetrics, instrumentPool, instrumentStorage, operatorKit } from '../operator/index.js';
 import { connectionRefusalCounterOf, logDropCounterOf } from '../operator/metrics.js';
 import type { ApiKeys, Logger, RunningServer, StartServerOptions } from '../../server/node/index.js';
 import type { Metrics } from '../operator/index.js';
@@ -33,6 +33,9 @@ async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: 
   log({ level: 'info', msg: 'Storage opened', storage: kind, ...(config.storage.dataFile === undefined ? {} : { file: config.storage.dataFile }) });
   const capacity = capacityOf(storageConfig);
   const instrumented = metrics === undefined ? storage : instrumentStorage(storage, metrics, kind);
+  // The pool's figures are PostgreSQL's own, outside the storage contract: wired to the metrics here.
+  const pool = 'connections' in opened ? opened.connections?.bind(opened) : undefined;
+  if (metrics !== undefined && pool !== undefined) instrumentPool(metrics, kind, pool);
   return createPetstore(capacity === undefined ? { storage: instrumented } : { storage: instrumented, capacity });
 }
 

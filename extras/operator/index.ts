@@ -8,5 +8,7 @@ export type { OperatorKitOptions } from './kit.js';
 export { createMetrics } from './metrics.js';
 /** Wraps a storage so the time of each of its operations goes into the metrics. */
 export { instrumentStorage } from './metrics.js';
+/** Reads a storage's pool of connections into the metrics at each scrape. */
+export { instrumentPool } from './metrics.js';
 /** The metrics createMetrics makes. */
 export type { Metrics } from './metrics.js';

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
-import type { ConnectionPoolStats, PetStorage } from '../../lib/index.js';
+import type { PetStorage } from '../../lib/index.js';
+import type { ConnectionPoolStats } from '../postgres/index.js';
 import type { HeaderList } from '../../server/core/index.js';
 import { REPLAYED_HEADER } from '../../server/core/index.js';
 import { Counter, escapeLabelValue, formatValue, Gauge, Histogram, renderFamilies, writeHeader } from './prometheus.js';
@@ -283,8 +284,8 @@ function timed<T>(recorder: OperationRecorder, started: number, result: Promise<
 /**
  * A storage whose operations are timed into `metrics` as
  * `petstore_storage_operation_duration_seconds{storage=name, operation=insert|get|list|checkReady, outcome=ok|error}`,
- * whose failures are counted by cause in `petstore_storage_errors_total`, and whose pool, when it
- * shows one (`connections()`), is read at each scrape into the `petstore_storage_pool_*` metrics.
+ * and whose failures are counted by cause in `petstore_storage_errors_total`. A pool of connections
+ * is no part of the storage contract: instrumentPool reads one into the metrics.
  */
 export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: string): PetStorage {
   const recorder = recorderOf(metrics, 'instrumentStorage');
@@ -319,11 +320,10 @@ export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: s
   if (storage.close !== undefined) instrumented.close = () => storage.close?.() ?? Promise.resolve();
   // Not timed: a count the engine reads before each create, so that a capacity holds with metrics on.
   if (storage.usage !== undefined) instrumented.usage = () => storage.usage?.() ?? { pets: 0, bytes: 0 };
-  const { connections } = storage;
-  if (connections !== undefined) {
-    const read = (): ConnectionPoolStats => connections.call(storage);
-    recorder.storagePools.add(name, read);
-    instrumented.connections = read;
-  }
   return instrumented;
+}
+
+/** Reads a storage's pool of connections (`read`, e.g. a PostgresStorage's `connections`) into the `petstore_storage_pool_*` metrics at each scrape, labelled `storage=name`. */
+export function instrumentPool(metrics: Metrics, name: string, read: () => ConnectionPoolStats): void {
+  recorderOf(metrics, 'instrumentPool').storagePools.add(name, read);
 }

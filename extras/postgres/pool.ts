@@ -1,4 +1,3 @@
-import type { ConnectionPoolStats } from '../../lib/index.js';
 import { isSqlState, PoolFailure } from './failures.js';
 import type { NamedStatement, PostgresPreparedQuery, PostgresQuery } from './storage.js';
 
@@ -30,6 +29,20 @@ export interface PooledQueryOptions {
   statementTimeout: number;
   /** The pool's size, for messages and metrics. */
   max: number;
+}
+
+/** A pool of database connections at one moment, as metrics show it. */
+export interface ConnectionPoolStats {
+  /** The most connections the pool opens. */
+  max: number;
+  /** Connections open now, busy or idle. */
+  total: number;
+  /** Open connections waiting for a statement. */
+  idle: number;
+  /** Statements waiting for a connection. */
+  waiting: number;
+  /** Statements that gave up waiting for a connection, since the pool was made. */
+  waitTimeouts: number;
 }
 
 /** A PostgresQuery over a pool that bounds every wait, and the pool's figures for metrics. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PetstoreError } from '../../lib/index.js';
-import type { ConnectionPoolStats, IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage, StorageListQuery } from '../../lib/index.js';
+import type { ConnectionPoolStats } from './pool.js';
+import type { IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage, StorageListQuery } from '../../lib/index.js';
 import { createBatches } from './batches.js';
 import type { Batches } from './batches.js';
 import { databaseFailure, PoolFailure, readinessFailure } from './failures.js';
@@ -51,7 +52,7 @@ export interface PostgresStorageOptions {
   lockTimeout?: number;
   /** The most an operation may take in all (ms), its statements and their waits for a connection included; unset: no bound of its own. */
   deadline?: number;
-  /** The pool's figures now, e.g. `pooledQuery(…).connections`; the storage then has `connections()`, which metrics read. */
+  /** The pool's figures now, e.g. `pooledQuery(…).connections`; the storage then has `connections()` (PostgresStorage), which an operator's metrics may read. */
   connections?: () => ConnectionPoolStats;
   /**
    * How many create statements may run at once; default `DEFAULT_LANES`. A create that finds
@@ -225,6 +226,12 @@ function rowsByCreate(creates: readonly Create[], rows: readonly unknown[]): unk
   return creates.map(({ idempotency }) => (idempotency === undefined ? plain[next++] : keyed.get(idempotency.key)));
 }
 
+/** The PostgreSQL storage: a PetStorage, and the figures of its pool when it was given them, which are no part of the storage contract. */
+export interface PostgresStorage extends PetStorage {
+  /** The pool's figures now (from the `connections` option), e.g. for instrumentPool of the operator's kit. */
+  connections?(): ConnectionPoolStats;
+}
+
 /**
  * A PetStorage on a PostgreSQL table, safe to share between any number of processes. Ids come
  * from an identity column; creates run in parallel, and each publishes a claim before it takes its
@@ -232,7 +239,7 @@ function rowsByCreate(creates: readonly Create[], rows: readonly unknown[]): unk
  * skips a pet. Resolves once the table exists; rejects with `unavailable` when the database cannot
  * be reached.
  */
-export function createPostgresStorage(options: PostgresStorageOptions): Promise<PetStorage> {
+export function createPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   return createOrderedPostgresStorage(options, 'claims');
 }
 
@@ -240,7 +247,7 @@ export function createPostgresStorage(options: PostgresStorageOptions): Promise<
  * createPostgresStorage() with a choice of ordering; `lock` is the earlier design, which
  * serialises creates, kept for the benchmark to measure against. Not part of the package's API.
  */
-export async function createOrderedPostgresStorage(options: PostgresStorageOptions, ordering: PostgresOrdering): Promise<PetStorage> {
+export async function createOrderedPostgresStorage(options: PostgresStorageOptions, ordering: PostgresOrdering): Promise<PostgresStorage> {
   const table = parseTableName(options.table ?? DEFAULT_TABLE);
   const statements = buildStatements(table, ordering);
   const { query, end, connections, deadline } = options;
@@ -363,7 +370,7 @@ export async function createOrderedPostgresStorage(options: PostgresStorageOptio
   };
   const lists = createBatches<StorageListQuery, Pet[]>({ lanes: listLanes, rows: batchSize, alone: listAlone, together: listTogether, keyOf: () => undefined });
 
-  const storage: PetStorage = {
+  const storage: PostgresStorage = {
     insert: (pet) => queue(creates, 'store the pet', { pet, idempotency: undefined }, petFromRow),
     insertOnce: (pet, idempotency) =>
       queue(creates, 'store the pet with its idempotency key', { pet, idempotency }, (inserted) => (inserted === undefined ? replay(idempotency.key) : { ...keyedPetFromRow(inserted), isReplay: false })),

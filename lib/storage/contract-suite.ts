@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PetstoreError } from '../errors.js';
+import { petHeapBytes } from '../capacity.js';
 import { fingerprintNewPet } from '../idempotency.js';
 import { MAX_SAFE_ID } from '../limits.js';
 import type { NewPet, Pet, PetStatus } from '../pet.js';
@@ -14,6 +15,10 @@ export interface StorageContractOptions {
   /** Closes `storage` and opens the same data again; given only for durable storages. */
   reopen?: (storage: PetStorage) => Promise<PetStorage>;
 }
+
+/** What every storage owes the engine, and what it may offer (docs/embedding.md, "The storage contract"). */
+const OWED = ['insert', 'get', 'list'] as const;
+const OFFERED = ['insertOnce', 'checkReady', 'usage', 'close'] as const;
 
 const STATUSES: readonly (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
 
@@ -70,6 +75,22 @@ async function using(options: StorageContractOptions, body: (storage: PetStorage
  */
 export function runStorageContract(name: string, options: StorageContractOptions): void {
   describe(`${name} storage contract`, () => {
+    test('a storage has the members it owes (insert, get, list), and each it may offer (insertOnce, checkReady, usage, close) is a function or absent', () =>
+      using(options, async (storage) => {
+        for (const member of OWED) assert.equal(typeof storage[member], 'function', `${member}() is owed`);
+        for (const member of OFFERED) assert.ok(storage[member] === undefined || typeof storage[member] === 'function', `${member}, where offered, is a function`);
+      }));
+
+    test('usage(), where the storage offers it, counts its pets and their heap bytes as petHeapBytes does', (context) =>
+      using(options, async (storage) => {
+        if (storage.usage === undefined) {
+          context.skip('this storage has no usage(): an engine over it takes no `capacity`');
+          return;
+        }
+        const pets = await insertMany(storage, 3);
+        assert.deepEqual(storage.usage(), { pets: 3, bytes: pets.reduce((sum, pet) => sum + petHeapBytes(pet), 0) });
+      }));
+
     test('insert() returns the pet with a positive safe integer id and the fields given', () =>
       using(options, async (storage) => {
         const pet = await storage.insert({ name: 'Rex', categoryId: 3, status: 'available' });

@@ -26,22 +26,9 @@ export interface InsertOnceResult {
   isReplay: boolean;
 }
 
-/** A storage's pool of database connections at one moment, as metrics show it. */
-export interface ConnectionPoolStats {
-  /** The most connections the pool opens. */
-  max: number;
-  /** Connections open now, busy or idle. */
-  total: number;
-  /** Open connections waiting for a statement. */
-  idle: number;
-  /** Statements waiting for a connection. */
-  waiting: number;
-  /** Statements that gave up waiting for a connection, since the pool was made. */
-  waitTimeouts: number;
-}
-
 /**
- * Where pets live. Implementations must assign ids atomically: each `insert` gets a positive safe
+ * Where pets live: a storage owes `insert`, `get` and `list`, and may offer `insertOnce`, `checkReady`,
+ * `usage` and `close`, each for the engine (docs/embedding.md). Implementations must assign ids atomically: each `insert` gets a positive safe
  * integer id, unique and never reused (also across restarts), greater than every id handed out
  * before it by the same allocator. Returned pets must not share mutable state with the store.
  */
@@ -71,8 +58,6 @@ export interface PetStorage {
    * their pets in the process's heap, where an engine's `capacity` then guards the heap. Optional.
    */
   usage?(): StorageUsage;
-  /** The storage's pool of database connections now, for metrics; optional: only storages with a pool have it. */
-  connections?(): ConnectionPoolStats;
   /** Flushes and releases resources; optional. */
   close?(): Promise<void>;
 }

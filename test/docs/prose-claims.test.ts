@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { COMMANDS } from '../../extras/cli/commands.js';
 import { REPAIR_SETTINGS, SETTINGS } from '../../extras/cli/settings.js';
 import { HUMAN_PREFIX } from '../../extras/cli/startup-log.js';
-import { createMetrics, instrumentStorage, operatorKit } from '../../extras/operator/index.js';
+import { createMetrics, instrumentPool, instrumentStorage, operatorKit } from '../../extras/operator/index.js';
 import { POOL_FAILURE_CODES } from '../../extras/postgres/index.js';
 import { createMemoryStorage, createPetstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
@@ -80,9 +80,9 @@ test('every --flag the documents name is a flag of petstore-reference (its comma
 async function scrapedMetrics(): Promise<Map<string, string>> {
   const metrics = createMetrics();
   const memory = createMemoryStorage();
-  // A storage with a pool shows the pool's metrics too, as the PostgreSQL storage does.
-  const pooled = { insert: memory.insert.bind(memory), get: memory.get.bind(memory), list: memory.list.bind(memory), connections: () => ({ max: 2, total: 1, idle: 1, waiting: 0, waitTimeouts: 0 }) };
-  const storage = instrumentStorage(pooled, metrics, 'postgres');
+  const storage = instrumentStorage(memory, metrics, 'postgres');
+  // A pool shows its metrics too, as the command line shows the PostgreSQL storage's.
+  instrumentPool(metrics, 'postgres', () => ({ max: 2, total: 1, idle: 1, waiting: 0, waitTimeouts: 0 }));
   const server = await startServer({ store: createPetstore({ storage }), apiKeys: ['prose-claims-key-0123456789'], port: 0, plugins: [operatorKit({ metrics })] });
   try {
     const text = await (await fetch(`${new URL(server.url).origin}/metrics`)).text();

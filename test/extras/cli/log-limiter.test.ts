@@ -150,15 +150,14 @@ describe('createLogLimiter()', () => {
     let answers = 0;
     const pet = { id: 1, name: 'Rex', categoryId: 1 };
     const storage: PetStorage = {
-      insert: async () => pet, get: async () => pet, list: async () => [pet], checkReady: async () => undefined,
-      connections: () => ({ max: 1, total: 1, idle: 1, waiting: 0, waitTimeouts: 0 }),
+      insert: async () => pet, get: async () => pet, list: async () => [pet], checkReady: async () => undefined, usage: () => ({ pets: 1, bytes: 8 }),
     };
     const observed = observeStorage(storage, { storageAnswered: () => void answers++ });
     assert.deepEqual([await observed.insert(pet), await observed.get(1), await observed.list({ status: undefined, after: 0, limit: 1 })], [pet, pet, [pet]]);
     await observed.checkReady?.();
     assert.equal(answers, 4);
     assert.equal(observed.insertOnce, undefined, 'a storage without insertOnce stays without it');
-    assert.deepEqual(observed.connections?.(), storage.connections?.());
+    assert.deepEqual(observed.usage?.(), storage.usage?.());
     await assert.rejects(observeStorage({ ...storage, get: () => Promise.reject(new Error('down')) }, { storageAnswered: () => void answers++ }).get(1), /down/);
     assert.equal(answers, 4, 'a failure is no answer');
   });

@@ -10,7 +10,7 @@ import { PetstoreError } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { rejection } from '../../support/assertions.js';
 import { startTestPostgres } from '../../support/postgres.js';
-import { runMain } from '../../support/process.js';
+import { runMain, spawnServer } from '../../support/process.js';
 
 const ignore = (): void => undefined;
 
@@ -193,6 +193,19 @@ describe('the server\'s PostgreSQL pool', { skip: postgres.skip }, () => {
         await storage.close?.();
       }
     });
+  });
+
+  test('the server with metrics on PostgreSQL shows its pool in /metrics: the CLI wires the pool\'s figures, which are no member of the storage contract, to the operator\'s kit', async () => {
+    const server = spawnServer({ PETSTORE_API_KEYS: 'pool-metrics-key-0123', PETSTORE_DATABASE_URL: `${url}?max=3`, PETSTORE_METRICS: 'true' });
+    try {
+      await server.ready;
+      const scraped = await (await fetch(`${server.origin}/metrics`)).text();
+      assert.match(scraped, /\npetstore_storage_pool_max_connections\{storage="postgres"\} 3\n/);
+      assert.match(scraped, /\npetstore_storage_pool_connections\{storage="postgres"\} [0-9]+\n/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 
   test('a request that finds every pooled connection busy past the pool wait answers 503 saying the pet was never sent', async () => {
