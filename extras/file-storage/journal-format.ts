@@ -1,6 +1,6 @@
 import { PET_STATUSES } from '../../lib/index.js';
 import type { IdempotencyRecord, NewPet, Pet, PetStatus } from '../../lib/index.js';
-import { crc32 } from './crc32.js';
+import { crc32 } from 'node:zlib';
 
 /** The first eight bytes of every journal: ASCII `PETSTORE`. */
 export const MAGIC = Buffer.from('PETSTORE', 'latin1');

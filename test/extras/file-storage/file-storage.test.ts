@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { MAX_SAFE_ID } from '../../../lib/limits.js';
 import { createFileStorage } from '../../../extras/file-storage/index.js';
 import type { FileStorage, FileStorageOptions } from '../../../extras/file-storage/index.js';
-import { crc32 } from '../../../extras/file-storage/crc32.js';
+import { crc32 } from 'node:zlib';
 import { encodeHeader, encodeKeyedPetRecord, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_NAME_BYTES } from '../../../extras/file-storage/journal-format.js';
 import { fingerprintNewPet } from '../../../lib/idempotency.js';
 import { freezePet } from '../../../lib/pet.js';

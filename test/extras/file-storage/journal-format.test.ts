@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_SAFE_ID } from '../../../lib/limits.js';
-import { crc32 } from '../../../extras/file-storage/crc32.js';
+import { crc32 } from 'node:zlib';
 import {
   decodeFrame, encodeHeader, encodeKeyedPetRecord, encodePetRecord, encodeReserveRecord, FORMAT_VERSION, FRAME_HEADER_SIZE, HEADER_SIZE, headerProblem,
   headerVersion, keyedPetRecordProblem, KEYED_PET_RECORD, MAX_NAME_BYTES, MAX_PAYLOAD_SIZE, petRecordProblem, readPetFrame,
