@@ -42,8 +42,8 @@ export interface ErrorBody {
 export interface PetstoreErrorOptions {
   details?: ErrorDetail[];
   cause?: unknown;
-  /** Whether an `internal_error`'s message is written for the client (a host's setup mistake and its fix), so the answer keeps it; still logged. */
-  isPublic?: boolean;
+  /** Whether an `internal_error`'s message is written for the client (a host's setup mistake and its fix), so the answer exposes it; still logged. */
+  exposesMessage?: boolean;
 }
 
 /** The one error class of the project: an expected failure with the spec's `code`, `message` and `status`. */
@@ -51,7 +51,7 @@ export class PetstoreError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
-  readonly isPublic: boolean;
+  readonly exposesMessage: boolean;
 
   constructor(code: ErrorCode, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -59,7 +59,7 @@ export class PetstoreError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code];
     this.details = options.details;
-    this.isPublic = options.isPublic ?? false;
+    this.exposesMessage = options.exposesMessage ?? false;
   }
 
   /** The Error body for this error. */
@@ -72,17 +72,17 @@ export class PetstoreError extends Error {
 
 const INTERNAL_ERROR_MESSAGE = 'The server failed to handle this request; the error has been logged.';
 
-/** Whether a thrown value is an unexpected failure (anything but a PetstoreError below 500), whose detail belongs in the log only. */
+/** Whether a thrown value is an unexpected failure (anything but a PetstoreError, or one with status 500), whose detail belongs in the log only. */
 export function isUnexpectedError(error: unknown): boolean {
   return !(error instanceof PetstoreError) || error.status === 500;
 }
 
 /**
  * Turns any thrown value into the Error body to send. PetstoreErrors keep their code and message;
- * anything else, and an `internal_error` not marked `isPublic`, becomes a generic `internal_error`
+ * anything else, and an `internal_error` not marked `exposesMessage`, becomes a generic `internal_error`
  * whose detail never reaches the client.
  */
 export function toErrorBody(error: unknown): ErrorBody {
-  if (error instanceof PetstoreError && (error.code !== 'internal_error' || error.isPublic)) return error.toJSON();
+  if (error instanceof PetstoreError && (error.code !== 'internal_error' || error.exposesMessage)) return error.toJSON();
   return { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE, status: ERROR_CODES.internal_error };
 }

@@ -37,7 +37,7 @@ function ownHeadersOf(error: unknown, code: string): HeaderList {
 /**
  * The one place a thrown value becomes an answer [spec 7], without side effects: the Error body with
  * `status` equal to the HTTP status, the error's own headers (an HttpError's `Allow` or challenge, a
- * 503's `Retry-After`) and `headers`. Anything but a PetstoreError below 500 becomes a generic 500;
+ * 503's `Retry-After`) and `headers`. Anything but a PetstoreError, and a 500 that does not expose its message, becomes a generic 500;
  * whoever calls this decides whether the detail goes to a log (`isLoggedError`). A 413 ends its
  * connection: the body it refused is still arriving, and reading it would be the work the limit
  * exists to avoid.

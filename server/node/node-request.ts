@@ -54,7 +54,7 @@ const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser, or h
 
 /** The 500 for a body that a host's middleware read and left unusable: a setup mistake, so its message is the client's too. */
 function hostParserError(left: string): PetstoreError {
-  return new PetstoreError('internal_error', `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`, { isPublic: true });
+  return new PetstoreError('internal_error', `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`, { exposesMessage: true });
 }
 
 /** The body of a request whose stream a host's parser read, as it left it: bytes as the body, JSON as parsed, else an answer at once. */

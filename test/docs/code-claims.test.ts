@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../../lib/index.js';
@@ -76,4 +76,49 @@ test('the counts the documents state are the code\'s: the 401 answers and the er
     const word = claim.exec(DOCUMENTS.get(path) ?? '')?.[1] ?? '';
     assert.equal(WORDS[word] ?? Number(word), count, `${path}: ${claim.source}`);
   }
+});
+
+/** The TypeScript files of the kernel and the extras, by repository path. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The repository paths a source's comments cite: a path under one of the repository's folders
+ * (`server/core/`, `docs/operations.md`), or any path of a file (`http/operations.ts`), which is read
+ * from the repository's root as the comments write them. `../` paths, URLs and packages are not citations.
+ */
+export function citedPaths(source: string): string[] {
+  const cited: string[] = [];
+  for (const [comment] of source.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g)) {
+    for (const [, path = ''] of comment.matchAll(/(?<![\w@:/.-])((?:[\w-]+\/)+[\w.-]*[\w/])/g)) {
+      const isFile = /\.(?:ts|md|json|mjs|js|sh)$/.test(path);
+      if (isFile || /^(?:lib|server|extras|test|scripts|bench|examples|docs)\//.test(path)) cited.push(path);
+    }
+  }
+  return cited;
+}
+
+test('every repository path or folder a comment of lib/, server/ or extras/ cites exists', () => {
+  const problems: string[] = [];
+  for (const file of ['lib', 'server', 'extras'].flatMap(sourceFiles)) {
+    for (const path of citedPaths(readFileSync(join(ROOT, file), 'utf8'))) {
+      if (!existsSync(join(ROOT, path))) problems.push(`${file}: ${path}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('citedPaths() finds the paths and folders a comment cites, and leaves URLs, packages and relative imports alone', () => {
+  const source = [
+    '/** As http/operations.ts sends them; see docs/operations.md and server/core/. */',
+    "import { x } from '../lib/index.js'; // read from ./pool.ts",
+    '// https://github.com/honojs/node-server/blob/main/src/listener.ts, @hono/node-server, node:fs/promises',
+    "const text = 'lib/not-a-comment.ts';",
+  ].join('\n');
+  assert.deepEqual(citedPaths(source), ['http/operations.ts', 'docs/operations.md', 'server/core/']);
 });

@@ -37,8 +37,8 @@ describe('errors', () => {
     }
   });
 
-  test('toErrorBody() keeps the message of an internal_error marked isPublic, which is still logged as unexpected', () => {
-    const setupMistake = new PetstoreError('internal_error', 'Mount the handler before the body parser', { isPublic: true });
+  test('toErrorBody() keeps the message of an internal_error marked exposesMessage, which is still logged as unexpected', () => {
+    const setupMistake = new PetstoreError('internal_error', 'Mount the handler before the body parser', { exposesMessage: true });
     assert.deepEqual(toErrorBody(setupMistake), { code: 'internal_error', message: 'Mount the handler before the body parser', status: 500 });
     assert.equal(isUnexpectedError(setupMistake), true);
   });

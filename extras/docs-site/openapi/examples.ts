@@ -35,7 +35,7 @@ const NEXT_ID = EXAMPLE_PETS.length + 1;
  */
 export const UNSTATED_BODY_LIMIT = 65_536;
 
-/** The verb phrases the HTTP layer starts its messages with (http/operations.ts, http/query.ts). */
+/** The verb phrases the HTTP layer starts its messages with (server/core/operations.ts). */
 const CREATE_ACTION = 'Cannot create pet';
 const LIST_ACTION = 'Cannot list pets';
 const GET_ACTION = 'Cannot get pet';
@@ -79,14 +79,14 @@ function single(key: string, summary: string, error: unknown): Examples {
   return { [key]: errorExample(summary, toErrorBody(error)) };
 }
 
-/** An HTTP/1.1 request without `Host`: every operation's 400 `bad_request` (http/core.ts). */
+/** An HTTP/1.1 request without `Host`: every operation's 400 `bad_request` (server/core/core.ts). */
 export const MISSING_HOST_EXAMPLES: Examples = single(
   'missingHost',
   'A request without a Host header, which HTTP/1.1 requires (RFC 9112 §3.2)',
   new PetstoreError('bad_request', 'An HTTP/1.1 request must carry a Host header'),
 );
 
-/** The two 401 answers [spec 5.4] (http/auth.ts), keyed like the `WWW-Authenticate` challenge each carries. */
+/** The two 401 answers [spec 5.4] (server/core/auth.ts), keyed like the `WWW-Authenticate` challenge each carries. */
 export const UNAUTHORIZED_EXAMPLES: Examples = {
   ...single('missingKey', 'Sent without Authorization (or with another scheme, or an empty token)', new PetstoreError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`')),
   ...single('invalidKey', 'Sent with Authorization: Bearer wrong-key, a token that matches no key', new PetstoreError('unauthorized', 'The bearer token is not a valid API key')),
@@ -118,7 +118,7 @@ export function unavailableExamples(action: StorageAction): Examples {
   return single('unavailable', `The storage cannot answer now, here PostgreSQL refusing connections (${NOT_REPLAYABLE}: it depends on the storage)`, error);
 }
 
-/** The `X-Request-Id` of an answer: a new id when the request sent none (http/request-id.ts). */
+/** The `X-Request-Id` of an answer: a new id when the request sent none (server/core/request-id.ts). */
 export const REQUEST_ID_EXAMPLES: HeaderExamples = {
   generated: { summary: 'A new id: a random prefix per process, then a counter', value: 'p5GJ1t2VtbRXoqcN-1a' },
 };
@@ -140,7 +140,7 @@ export function fixedHeaderExamples(key: string, summary: string, value: string)
   return { [key]: { summary, value } };
 }
 
-/** The headers of the deprecated `getPet` [spec 4.3, 9], as http/operations.ts sends them. */
+/** The headers of the deprecated `getPet` [spec 4.3, 9], as server/core/operations.ts sends them. */
 export function deprecationHeaderExamples(basePath: string): Record<'Deprecation' | 'Sunset' | 'Link', HeaderExamples> {
   return {
     Deprecation: fixedHeaderExamples('deprecated', 'Deprecated since 2026-01-01T00:00:00Z, in Unix seconds (RFC 9745)', `@${GET_PET_DEPRECATED_AT}`),
@@ -200,7 +200,7 @@ const LIST_REQUESTS: Readonly<Record<string, ListRequest>> = {
   unknownStatus: { summary: 'A status that is not a PetStatus (the values are case-sensitive)', query: { status: 'Sold' } },
 };
 
-/** The answer of the HTTP layer to a `limit` that is not a decimal integer, before the engine sees it (http/query.ts). */
+/** The answer of the HTTP layer to a `limit` that is not a decimal integer, before the engine sees it (server/core/operations.ts, parseListQuery). */
 const LIMIT_NOT_DECIMAL = toErrorBody(new PetstoreError('invalid_parameter', `${LIST_ACTION}: query parameter \`limit\` must be a decimal integer (${MIN_LIMIT} to ${MAX_LIMIT}; others are clamped)`));
 
 /** The examples of `listPets` [spec 4.1]: the values of each query parameter, and the page or Error each request gets. */
@@ -250,7 +250,7 @@ export function listPetsExamples(basePath: string): ListPetsExamples {
     examples.success[key] = { summary, value: pets.map(petValue) };
     const last = pets.at(-1);
     if (matching.length > wanted.limit && last !== undefined) {
-      // The order http/operations.ts writes them in.
+      // The order server/core/operations.ts writes them in.
       const next = `${basePath}/pets?limit=${wanted.limit}&after=${last.id}${wanted.status === undefined ? '' : `&status=${wanted.status}`}`;
       examples.links[key] = { summary: 'The next page: the same query after the last id of this one', value: `<${next}>; rel="next"` };
     }
