@@ -176,9 +176,9 @@ describe('the packed package, installed as the README says', () => {
       `import { createOpenApiDocument } from '${packageName}/openapi';`,
       `import { createHandler, startServer } from '${packageName}/server';`,
       `import type { RunningServer } from '${packageName}/server';`,
-      "const handler = createHandler({ store: createPetstore(), apiKeys: ['key'] });",
+      "const handler = createHandler({ store: createPetstore(), apiKeys: ['consumer-key-0123456789'] });",
       'export const host = createServer((request, response) => handler(request, response, () => response.end()));',
-      "export const running: Promise<RunningServer> = startServer({ store: createPetstore(), apiKeys: ['key'], port: 0 });",
+      "export const running: Promise<RunningServer> = startServer({ store: createPetstore(), apiKeys: ['consumer-key-0123456789'], port: 0 });",
       "export const version: string = createOpenApiDocument().info.version;",
     ].join('\n'));
     const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false };

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { isToken68 } from '../../server/core/index.js';
+import { apiKeyFault, MIN_API_KEY_LENGTH } from '../../server/core/index.js';
 import type { Logger } from '../../server/node/index.js';
 import { UsageError } from './command-line.js';
 import { reasonOf } from './reasons.js';
 
-/**
- * The fewest characters a key may have. A key is a password that anyone who can reach the port may
- * guess, as fast as the server answers 401s: 16 characters drawn at random from token68's 66 hold
- * about 96 bits, beyond any guessing. The key this command generates has 32.
- */
-export const MIN_KEY_LENGTH = 16;
-
 /** What a key must be, for the messages that refuse one (they never quote the key). */
-const KEY_RULE = `a key is ${MIN_KEY_LENGTH} or more characters of RFC 6750's token68 (letters, digits and - . _ ~ + /, then = padding), what a client can send as "Authorization: Bearer <key>"`;
+const KEY_RULE = `a key is ${MIN_API_KEY_LENGTH} or more characters of RFC 6750's token68 (letters, digits and - . _ ~ + /, then = padding), what a client can send as "Authorization: Bearer <key>"`;
 
 /** Where the server's keys come from; the variable's keys are checked when the configuration is read. */
 export type KeySource =
@@ -45,9 +38,11 @@ export interface KeyFileOptions {
 
 /** Why a key cannot be used, where `where` names its place ("line 3", "key 2"); never quoting the key. */
 function keyProblem(key: string, where: string): string | undefined {
-  if (!isToken68(key)) return `${where} holds a character no key can have: ${KEY_RULE}`;
-  if (key.length < MIN_KEY_LENGTH) return `${where} holds a key of fewer than ${MIN_KEY_LENGTH} characters, too easy to guess: ${KEY_RULE}`;
-  return undefined;
+  // The library's one check (apiKeyFault); the command line only names the place.
+  const fault = apiKeyFault(key);
+  if (fault === 'character') return `${where} holds a character no key can have: ${KEY_RULE}`;
+  if (fault === 'short') return `${where} holds a key of fewer than ${MIN_API_KEY_LENGTH} characters, too easy to guess: ${KEY_RULE}`;
+  return fault === 'long' ? `${where} holds a key longer than any client may send: ${KEY_RULE}` : undefined;
 }
 
 /** A line without its comment: `#` starts one, to the end of the line, since no key holds a `#` (token68). */

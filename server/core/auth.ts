@@ -79,7 +79,7 @@ export function createKeyring(caller: string, apiKeys: ApiKeys, log: Logger | un
   };
 }
 
-/** The run of a key a client's text may not hold: 12 characters, or less with a key of 12 or fewer (decided: docs/idempotency.md). */
+/** The run of a key a client's text may not hold: 12 characters, fewer than any key has (decided: docs/idempotency.md). */
 export const KEY_RUN = 12;
 
 /**
@@ -87,8 +87,7 @@ export const KEY_RUN = 12;
  * set so that which texts reach the check of the run itself tells an outsider nothing of a key.
  */
 function keyScanner(apiKeys: readonly string[]): (text: string) => boolean {
-  // A key of 8 characters or fewer (48 bits at most, a toy) counts whole: any shorter run of it is common text.
-  const run = Math.min(KEY_RUN, ...apiKeys.map((key) => (key.length <= 8 ? key.length : key.length - 1)));
+  const run = KEY_RUN;
   const base = (globalThis.crypto.getRandomValues(new Uint32Array(1))[0] as number) | 1;
   let power = 1;
   for (let index = 0; index < run; index++) power = Math.imul(power, base);
@@ -144,15 +143,22 @@ export function isToken68(key: string): boolean {
   return TOKEN68.test(key);
 }
 
+/** The fewest characters an API key may have, everywhere (decided): anyone who reaches the port may guess a key as fast as 401s come back, and 16 random token68 characters hold about 96 bits. */
+export const MIN_API_KEY_LENGTH = 16;
+
+/** The one check of an API key, which the doors and the command line share: a character no client can send, too short, too long, or usable (undefined). */
+export function apiKeyFault(key: unknown): 'character' | 'short' | 'long' | undefined {
+  if (typeof key !== 'string' || !isToken68(key)) return 'character';
+  return key.length < MIN_API_KEY_LENGTH ? 'short' : key.length > MAX_TOKEN_LENGTH ? 'long' : undefined;
+}
+
 /** Why a list of keys cannot be used, or undefined when it can; the reason never quotes a key. */
 export function apiKeysProblem(apiKeys: unknown): string | undefined {
   if (!Array.isArray(apiKeys)) return '`apiKeys` must be a list of keys';
   if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
-  for (const key of apiKeys as readonly unknown[]) {
-    if (typeof key !== 'string' || !isToken68(key)) return `every API key must be ${TOKEN68_RULE}`;
-    if (key.length > MAX_TOKEN_LENGTH) return `every API key must be at most ${MAX_TOKEN_LENGTH} characters long`;
-  }
-  return undefined;
+  const rules = { character: TOKEN68_RULE, short: `at least ${MIN_API_KEY_LENGTH} characters long, or it is easy to guess`, long: `at most ${MAX_TOKEN_LENGTH} characters long` };
+  const fault = (apiKeys as readonly unknown[]).map(apiKeyFault).find((found) => found !== undefined);
+  return fault === undefined ? undefined : `every API key must be ${rules[fault]}`;
 }
 
 /** Throws a TypeError naming `caller` when a list of keys cannot be used. */

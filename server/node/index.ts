@@ -18,8 +18,8 @@ export type { ApiKeys, CorsOrigins } from '../core/index.js';
 export type { LogEntry, Logger, LogLevel } from '../core/index.js';
 /** Checks an `Authorization` header against keys, for routes of a service's own (see examples/quickstart-messages.ts), and what it decides. */
 export { createAuthenticator, type AuthVerdict } from '../core/index.js';
-/** The 401 HttpError for a missing or invalid key, with its challenge. */
-export { authError } from '../core/index.js';
+/** The 401 HttpError for a missing or invalid key, with its challenge; the fewest characters a key may have, and the check of one key. */
+export { authError, MIN_API_KEY_LENGTH, apiKeyFault } from '../core/index.js';
 /** Reads a JSON request body under a limit, or answers the Error itself; what it gives: the body, or that it has answered. */
 export { readJsonBodyOrAnswer, type BodyReading } from './body.js';
 /** Options of reading a JSON body: its limit, and the action its messages name. */

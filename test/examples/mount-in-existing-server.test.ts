@@ -4,7 +4,7 @@ import { startHost } from '../../examples/mount-in-existing-server.js';
 import { call } from '../support/http.js';
 import { runExample } from './run-example.js';
 
-const KEY = 'example-key';
+const KEY = 'example-key-0123456789';
 
 describe('examples/mount-in-existing-server.ts', () => {
   test('mount-in-existing-server serves the host route, the Petstore under /v1 and the host fallback', async () => {

@@ -6,7 +6,7 @@ import type { QueuedMessage, RunningMessagesServer } from '../../examples/quicks
 import { assertError, call, JSON_POST, startTestServer } from '../support/http.js';
 import { runExample } from './run-example.js';
 
-const KEY = 'messages-key';
+const KEY = 'messages-key-0123456789';
 const POST = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

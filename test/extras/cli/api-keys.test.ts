@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createReloadableKeys, MIN_KEY_LENGTH, parseApiKeysFile, parseApiKeysVariable, readApiKeysFile, startingKeys } from '../../../extras/cli/api-keys.js';
+import { MIN_API_KEY_LENGTH } from '../../../server/core/index.js';
+import { createReloadableKeys, parseApiKeysFile, parseApiKeysVariable, readApiKeysFile, startingKeys } from '../../../extras/cli/api-keys.js';
 import type { KeyFileOptions } from '../../../extras/cli/api-keys.js';
 import { UsageError } from '../../../extras/cli/command-line.js';
 import type { LogEntry } from '../../../server/node/index.js';
@@ -47,7 +48,7 @@ describe('parseApiKeysFile()', () => {
       assert.match(reading.problem, reason, key);
       assert.ok(!reading.problem.includes(key), key);
     }
-    assert.equal(MIN_KEY_LENGTH, 16);
+    assert.equal(MIN_API_KEY_LENGTH, 16, 'the library\'s rule, which the command line applies');
     assert.deepEqual(parseApiKeysFile(`${'k'.repeat(16)}\nAbc-._~+/0123456789==\n`), { keys: ['k'.repeat(16), 'Abc-._~+/0123456789=='] }, 'token68 at the minimum length, and with padding');
   });
 });

@@ -10,7 +10,7 @@ import { MAX_LIMIT, MAX_NAME_LENGTH } from '../../../lib/index.js';
 import { MAX_SAFE_ID } from '../../../lib/limits.js';
 import { clientFailure, failure } from '../../support/assertions.js';
 
-const API_KEY = 'bounds-key';
+const API_KEY = 'bounds-key-0123456789';
 /** Generous: the old client took 300 s on a server that never answers; these tests end in about a second. */
 const TEST_TIMEOUT = 30_000;
 /** What a server that sends forever sends at most, so the loop ends even when nobody stops reading. */

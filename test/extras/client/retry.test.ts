@@ -7,7 +7,7 @@ import { Random } from '../../robustness/prng.js';
 import { clientFailure, failure } from '../../support/assertions.js';
 
 const BASE_URL = 'http://127.0.0.1:1/v1';
-const API_KEY = 'retry-key';
+const API_KEY = 'retry-key-0123456789';
 const PET = { id: 7, name: 'Rex', categoryId: 1 };
 const NEW_PET = { name: 'Rex', categoryId: 1 };
 /** A quoted version 4 UUID, as a Structured Field String. */

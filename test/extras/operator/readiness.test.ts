@@ -107,7 +107,7 @@ describe('/readyz', () => {
     } finally {
       await server.close();
     }
-    const handler = createHandler({ store: createPetstore(), apiKeys: ['key'] });
+    const handler = createHandler({ store: createPetstore(), apiKeys: ['readiness-key-0123456789'] });
     const { createServer } = await import('node:http');
     const embedded = createServer((request, response) => handler(request, response));
     await new Promise<void>((listening) => embedded.listen(0, '127.0.0.1', listening));

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFetchHandler } from '../../../server/fetch/index.js';
-import { TOKEN68_RULE } from '../../../server/core/index.js';
+import { apiKeyFault, createRequestCore, MIN_API_KEY_LENGTH, TOKEN68_RULE } from '../../../server/core/index.js';
 import type { LogEntry } from '../../../server/core/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import { inject } from '../../../server/testing/index.js';
 
-const OLD_KEY = 'old-key-3c1d9a';
-const NEW_KEY = 'new-key-8e2f4b';
+const OLD_KEY = 'old-key-3c1d9a0b7e';
+const NEW_KEY = 'new-key-8e2f4b6d1a';
 
 function bearer(key: string): { authorization: string } {
   return { authorization: `Bearer ${key}` };
@@ -79,5 +79,15 @@ describe('keys that change while the core serves', () => {
   test('createFetchHandler() refuses an apiKeys function whose first list is unusable, naming itself', () => {
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: () => [] }), /^TypeError: createFetchHandler: `apiKeys` must list at least one key$/);
     assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: ['a b'] }), /^TypeError: createFetchHandler: every API key must be/);
+  });
+
+  test('every door refuses a key shorter than MIN_API_KEY_LENGTH (16), the one rule the command line applies too, and takes one of exactly 16', () => {
+    assert.equal(MIN_API_KEY_LENGTH, 16);
+    const short = 'k'.repeat(MIN_API_KEY_LENGTH - 1);
+    const refusal = /every API key must be at least 16 characters long, or it is easy to guess$/;
+    assert.throws(() => createFetchHandler({ store: createPetstore(), apiKeys: [short] }), refusal);
+    assert.throws(() => createRequestCore({ store: createPetstore(), apiKeys: ['a-long-enough-key-01', short] }), refusal);
+    assert.doesNotThrow(() => createFetchHandler({ store: createPetstore(), apiKeys: ['k'.repeat(MIN_API_KEY_LENGTH)] }));
+    assert.deepEqual([short, 'k'.repeat(16), 'a b', 'k'.repeat(4097), 7].map(apiKeyFault), ['short', undefined, 'character', 'long', 'character']);
   });
 });

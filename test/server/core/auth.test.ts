@@ -8,7 +8,7 @@ import { createAuthenticator, MAX_TOKEN_LENGTH } from '../../../server/core/auth
 describe('bearer authentication', () => {
   let core: TestCore;
   before(async () => {
-    core = createTestCore({ apiKeys: [API_KEY, 'second-key'] });
+    core = createTestCore({ apiKeys: [API_KEY, 'second-key-0123456789'] });
   });
 
   test('every operation answers 401 without a key, with a Bearer challenge', async () => {
@@ -53,7 +53,7 @@ describe('bearer authentication', () => {
   });
 
   test('each configured key is accepted, so keys can be rotated', async () => {
-    for (const key of [API_KEY, 'second-key']) {
+    for (const key of [API_KEY, 'second-key-0123456789']) {
       assert.equal((await call(core, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status, 200);
     }
   });
@@ -66,10 +66,12 @@ describe('bearer authentication', () => {
   });
 
   test('createAuthenticator() accepts each of keys of different lengths and only them: no prefix, extension, zero padding or one-character change passes', () => {
-    const keys = ['short', 'a-much-longer-key', 'short2'];
+    // Every key is 16 characters or more (MIN_API_KEY_LENGTH): the same 11 before each.
+    const prefixed = (text: string): string => `key-0123456${text}`;
+    const keys = ['short', 'a-much-longer-key', 'short2'].map(prefixed);
     const authenticate = createAuthenticator(keys);
     for (const key of keys) assert.equal(authenticate(`Bearer ${key}`), 'accepted', key);
-    const near = ['shor', 'shortt', 'short\u0000', 'short\u0000\u0000\u0000', 'a-much-longer-ke', 'a-much-longer-keyy', 'b-much-longer-key', 'a-much-longer-kez', 'short3', 'Short'];
+    const near = ['shor', 'shortt', 'short\u0000', 'short\u0000\u0000\u0000', 'a-much-longer-ke', 'a-much-longer-keyy', 'b-much-longer-key', 'a-much-longer-kez', 'short3', 'Short'].map(prefixed);
     for (const token of near) assert.equal(authenticate(`Bearer ${token}`), 'invalid', JSON.stringify(token));
   });
 
@@ -95,19 +97,19 @@ describe('createAuthenticator()', () => {
   });
 
   test('createAuthenticator() answers `oversized` for a token past MAX_TOKEN_LENGTH, before hashing it, however many spaces surround it', () => {
-    const authenticate = createAuthenticator(['key-1']);
+    const authenticate = createAuthenticator(['key-1-0123456789']);
     assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH + 1)}`), 'oversized');
     assert.equal(authenticate(`Bearer ${'a'.repeat(MAX_TOKEN_LENGTH)}`), 'invalid');
-    assert.equal(authenticate(`Bearer ${' '.repeat(30)}key-1${' '.repeat(30)}`), 'accepted');
-    assert.equal(authenticate(`Bearer ${' '.repeat(16_000)}key-1`), 'oversized');
+    assert.equal(authenticate(`Bearer ${' '.repeat(30)}key-1-0123456789${' '.repeat(30)}`), 'accepted');
+    assert.equal(authenticate(`Bearer ${' '.repeat(16_000)}key-1-0123456789`), 'oversized');
   });
 
   test('createAuthenticator() keeps working past its memory of accepted headers', () => {
-    const keys = Array.from({ length: 300 }, (_, index) => `key-${index}`);
+    const keys = Array.from({ length: 300 }, (_, index) => `key-0123456789-${index}`);
     const authenticate = createAuthenticator(keys);
     for (const key of keys) assert.equal(authenticate(`Bearer ${key}`), 'accepted');
     for (const key of keys) assert.equal(authenticate(`bearer ${key}`), 'accepted');
-    assert.equal(authenticate('Bearer key-300'), 'invalid');
+    assert.equal(authenticate('Bearer key-0123456789-300'), 'invalid');
     assert.equal(authenticate(undefined), 'missing');
   });
 });

@@ -70,13 +70,13 @@ describe('keys that rotate without a restart', () => {
     const entries: LogEntry[] = [];
     const server = await startTestServer({ apiKeys: () => keys, log: (entry) => void entries.push(entry) });
     try {
-      for (const unusable of [[], [''], ['two words'], ['ok', 'bad\u0000key'], ['ключ-не-latin-1'], ['comma,key'], ['hash#key'], ['pad=ding']]) {
+      for (const unusable of [[], [''], ['two words'], ['ok-key-0123456789', 'bad\u0000key'], ['short-key'], ['ключ-не-latin-1'], ['comma,key'], ['hash#key'], ['pad=ding']]) {
         keys = unusable;
         assert.equal(await statusWith(server, KEY_A), 200, JSON.stringify(unusable));
       }
-      assert.deepEqual(entries.map((entry) => entry.level), Array(8).fill('warn'));
-      keys = ['padded=='];
-      assert.equal(await statusWith(server, 'padded=='), 200, 'token68 ends with = padding');
+      assert.deepEqual(entries.map((entry) => entry.level), Array(9).fill('warn'));
+      keys = ['padded-0123456789=='];
+      assert.equal(await statusWith(server, 'padded-0123456789=='), 200, 'token68 ends with = padding');
     } finally {
       await server.close();
     }

@@ -25,7 +25,7 @@ describe('petstore-reference/testing imported by a consumer', () => {
     const { stdout, stderr } = await runModule([
       "const testing = await import('petstore-reference/testing');",
       "if (typeof testing.inject !== 'function' || typeof testing.runStorageContract !== 'function') process.exit(3);",
-      "const answer = await testing.inject({ store: (await import('petstore-reference')).createPetstore(), apiKeys: ['k'] }, { url: '/v1/pets' });",
+      "const answer = await testing.inject({ store: (await import('petstore-reference')).createPetstore(), apiKeys: ['consumer-key-0123456789'] }, { url: '/v1/pets' });",
       'if (answer.status !== 401) process.exit(4);',
     ].join('\n'));
     assert.equal(stdout, '');
