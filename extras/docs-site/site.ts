@@ -1,5 +1,5 @@
 import { textResponse } from '../../server/core/index.js';
-import type { BareResponse, ExtraRoute, OperationCall, Plugin, PluginContext, PluginParts, Route } from '../../server/core/index.js';
+import type { BareResponse, OperationCall, Plugin, PluginContext, PluginParts, RootRoute, Route } from '../../server/core/index.js';
 import { createNegotiatedRepresentation } from './compression.js';
 import type { NegotiatedRepresentation } from './compression.js';
 import { createOpenApiDocument } from './openapi/index.js';
@@ -52,8 +52,8 @@ function docsSiteParts(context: PluginContext, redirectRoot: boolean): PluginPar
     // The interface's own text, which the page's citations (`[spec 4.1]`) link to.
     { path: '/docs/interface', operations: { GET: { name: 'getInterfaceText', run: (call) => serve(interfacePage, call) } }, isPublic: true },
   ];
-  const extraRoutes: ExtraRoute[] = redirectRoot ? [rootRedirect(context.basePath)] : [];
-  return { routes, extraRoutes };
+  const rootRoutes: RootRoute[] = redirectRoot ? [rootRedirect(context.basePath)] : [];
+  return { routes, rootRoutes };
 }
 
 function serve(representation: () => NegotiatedRepresentation, call: OperationCall): ReturnType<NegotiatedRepresentation['respond']> {
@@ -65,7 +65,7 @@ function serve(representation: () => NegotiatedRepresentation, call: OperationCa
  * as the root may one day serve something else. The short text says the same to a client that does
  * not follow redirects.
  */
-function rootRedirect(basePath: string): ExtraRoute {
+function rootRedirect(basePath: string): RootRoute {
   const location = `${basePath}/docs`;
   const text = textResponse(302, `The reference page of this server is at ${location}\n`, 'text/plain; charset=utf-8');
   const redirect: BareResponse = { ...text, headers: ['Location', location, ...text.headers] };

@@ -35,7 +35,7 @@ export function operatorKit(options: OperatorKitOptions = {}): ServerPlugin {
   return (context) => {
     const observe = createRequestObserver(options.accessLog, requestMetrics, context.requestIdOf);
     return {
-      extraRoutes: createServerRoutes({ ...options, store: context.store, isClosing: context.isClosing }, 'operatorKit'),
+      rootRoutes: createServerRoutes({ ...options, store: context.store, isClosing: context.isClosing }, 'operatorKit'),
       ...(observe === undefined ? {} : { observe }),
     };
   };

@@ -1,5 +1,5 @@
 import { jsonResponse, textResponse } from '../../server/core/index.js';
-import type { ExtraRoute } from '../../server/core/index.js';
+import type { RootRoute } from '../../server/core/index.js';
 import { PetstoreError } from '../../lib/index.js';
 import type { Petstore } from '../../lib/index.js';
 import type { Metrics } from './metrics.js';
@@ -35,11 +35,11 @@ export interface ServerRoutesOptions {
  * the storage answers; it reveals no pet and no key), Prometheus metrics when on (`/metrics`: without
  * a key, since a scraper's key could create pets), which a host adds with the operator's kit.
  */
-export function createServerRoutes(options: ServerRoutesOptions, caller: string): ExtraRoute[] {
+export function createServerRoutes(options: ServerRoutesOptions, caller: string): RootRoute[] {
   const { store, metrics } = options;
   const readiness = { isClosing: options.isClosing, timeout: readyTimeoutOf(options.readyTimeout, caller), mode: readinessModeOf(options.readiness, caller) };
   const healthy = jsonResponse(200, HEALTHY);
-  const routes: ExtraRoute[] = [
+  const routes: RootRoute[] = [
     { path: '/healthz', operation: 'checkHealth', answer: () => healthy },
     {
       path: '/readyz',

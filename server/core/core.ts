@@ -46,8 +46,9 @@ export interface RequestCoreOptions {
   jsonCacheSize?: number;
   /** Browser origins allowed to call the interface (CORS), or `'*'` for any. Default: none, and no CORS header is sent. */
   corsOrigins?: CorsOrigins;
-  /** Routes the host serves beside the interface, at exact paths from the root (a health check, say). Default none. */
-  extraRoutes?: readonly ExtraRoute[];
+  /** Routes the host serves beside the interface, at exact paths from the root (a health check, say), answered before its checks. Default none. */
+  rootRoutes?: readonly RootRoute[];
+  /** @deprecated The name of `rootRoutes` before 4.0.0, still served after them. */ extraRoutes?: readonly RootRoute[];
   /** Plug-ins that add routes beside the interface: the docs site (`docsSite()`), the operator's kit, a service's own. Default none. */
   plugins?: readonly Plugin[];
 }
@@ -57,7 +58,7 @@ export interface RequestCoreOptions {
  * standalone server's `/healthz`, say): answered to GET and HEAD, without a key and without the
  * interface's checks, before them.
  */
-export interface ExtraRoute {
+export interface RootRoute {
   /** The exact path, e.g. `/healthz`. */
   readonly path: string;
   /** What the answers of this route are called in the access log and metrics, e.g. `checkHealth`. */
@@ -66,6 +67,7 @@ export interface ExtraRoute {
   answer(request: CoreRequest): BareResponse | Promise<BareResponse>;
 }
 
+/** @deprecated The name of RootRoute before 4.0.0. */ export type ExtraRoute = RootRoute;
 /** Something added to a core beside the interface, built once per core from what it is told of that core. */
 export type Plugin = (context: PluginContext) => PluginParts;
 
@@ -83,12 +85,13 @@ export interface PluginContext {
 export interface PluginParts {
   /** Matched after the interface's routes, with the same checks: OPTIONS, the key unless `isPublic`, 405 with `Allow`. */
   readonly routes?: readonly Route[];
-  readonly extraRoutes?: readonly ExtraRoute[];
+  readonly rootRoutes?: readonly RootRoute[];
+  /** @deprecated The first name of `rootRoutes`. */ readonly extraRoutes?: readonly RootRoute[];
 }
 
 /** The HTTP semantics of the interface as a function of a plain request: what every adapter calls. */
 export interface RequestCore {
-  /** Whether a request target is this core's to answer: below the base path, or one of its extra routes. */
+  /** Whether a request target is this core's to answer: below the base path, or one of its root routes. */
   isOwnTarget(target: string): boolean;
   /** The answer to a request; synchronous when the request's head alone decides it. Never rejects. */
   handle(request: CoreRequest): CoreResponse | Promise<CoreResponse>;
@@ -108,20 +111,20 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   const keyring = createKeyring(caller, options.apiKeys, options.log);
   const idOf = (headers: RequestHeaders): string => requestIdOf(headers, keyring.holdsKey);
   const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit, requestIdOf: idOf }));
-  const extraRoutes = [...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => parts.extraRoutes ?? [])];
+  const rootRoutes = [...(options.rootRoutes ?? []), ...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => [...(parts.rootRoutes ?? []), ...(parts.extraRoutes ?? [])])];
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
     keyring,
     state: { ...createInterfaceState(store, bodyLimit, options.jsonCacheSize), holdsKey: keyring.holdsKey },
     matchApi: createRouter([...ROUTES, ...plugged.flatMap((parts) => parts.routes ?? [])]),
-    extraRoutes: new Map(extraRoutes.map((route) => [route.path, route])),
+    rootRoutes: new Map(rootRoutes.map((route) => [route.path, route])),
     cors: options.corsOrigins === undefined ? undefined : createCors(caller, options.corsOrigins),
   };
   return {
     isOwnTarget: (target) => {
       const { path } = splitTarget(target);
-      return isBelow(basePath, path) || context.extraRoutes.has(path);
+      return isBelow(basePath, path) || context.rootRoutes.has(path);
     },
     handle: (request) => {
       const stamp = stampOf(context, request);
@@ -138,8 +141,8 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
 /** Answers a request, checking it in the order `ORDER_OF_CHECKS` (order-of-checks.ts) states. */
 function answer(context: CoreContext, stamp: Stamp, request: CoreRequest): CoreResponse | Promise<CoreResponse> {
   const { path, query } = splitTarget(request.target);
-  const extra = context.extraRoutes.get(path);
-  if (extra !== undefined) return answerExtra(context, stamp, request, extra);
+  const rootRoute = context.rootRoutes.get(path);
+  if (rootRoute !== undefined) return answerRoot(context, stamp, request, rootRoute);
   const hostProblem = hostProblemOf(headerOf(request.headers, 'host'), request.httpVersion);
   if (hostProblem !== undefined) return fail(context, stamp, new PetstoreError('bad_request', hostProblem));
   if (!isBelow(context.basePath, path)) {
@@ -148,13 +151,13 @@ function answer(context: CoreContext, stamp: Stamp, request: CoreRequest): CoreR
   return answerApi(context, stamp, request, path, query);
 }
 
-/** An extra route of the host: GET and HEAD only, each answered as the host says. */
-function answerExtra(context: CoreContext, stamp: Stamp, request: CoreRequest, route: ExtraRoute): CoreResponse | Promise<CoreResponse> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return notAllowed(context, stamp, request.method, EXTRA_ROUTE_ALLOW);
+/** A root route of the host or a plug-in: GET and HEAD only, each answered as it says. */
+function answerRoot(context: CoreContext, stamp: Stamp, request: CoreRequest, route: RootRoute): CoreResponse | Promise<CoreResponse> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return notAllowed(context, stamp, request.method, ROOT_ROUTE_ALLOW);
   return settle(context, stamp, route.operation, () => route.answer(request));
 }
 
-const EXTRA_ROUTE_ALLOW = 'GET, HEAD';
+const ROOT_ROUTE_ALLOW = 'GET, HEAD';
 
 /** A request below the base path: OPTIONS → auth (401) → path (404) → method (405) → the operation. */
 function answerApi(context: CoreContext, stamp: Stamp, request: CoreRequest, path: string, query: string): CoreResponse | Promise<CoreResponse> {
@@ -239,7 +242,7 @@ interface CoreContext {
   readonly keyring: Keyring;
   readonly state: InterfaceState;
   readonly matchApi: (path: string) => RouteMatch | undefined;
-  readonly extraRoutes: ReadonlyMap<string, ExtraRoute>;
+  readonly rootRoutes: ReadonlyMap<string, RootRoute>;
   readonly cors: Cors | undefined;
 }
 

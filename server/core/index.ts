@@ -1,7 +1,7 @@
 // petstore-reference/core: what a plug-in or a door is written with: the request core, its plain request and answer, the route table, the response helpers.
 
 /** The request core (a plain request in, a plain answer out), its options, what a plug-in is told and adds, and a route served at an exact path from the root. */
-export { createRequestCore, DEFAULT_BASE_PATH, type ExtraRoute, type Plugin, type PluginContext, type PluginParts, type RequestCore, type RequestCoreOptions } from './core.js';
+export { createRequestCore, DEFAULT_BASE_PATH, type ExtraRoute, type RootRoute, type Plugin, type PluginContext, type PluginParts, type RequestCore, type RequestCoreOptions } from './core.js';
 /** The interface's route table, the methods a route allows, and a route's parts. */
 export { ROUTES } from './operations.js';
 export { allowedMethods, type Operation, type OperationCall, type Route, type RouteMethod } from './routes.js';

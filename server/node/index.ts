@@ -11,7 +11,7 @@ export type { ServerPlugin, ServerPluginContext, ServerPluginParts, Observation,
 /** Something added to a core beside the interface (the docs site, say): what it is told, and what it adds. */
 export type { Plugin, PluginContext, PluginParts } from '../core/index.js';
 /** A route a host or plug-in serves beside the interface: below the base path, or at an exact path from the root. */
-export type { ExtraRoute, Operation, OperationCall, Route } from '../core/index.js';
+export type { ExtraRoute, Operation, OperationCall, RootRoute, Route } from '../core/index.js';
 /** Accepted bearer tokens (a list, or a function asked on every request), and browser origins allowed to call the interface, or `'*'`. */
 export type { ApiKeys, CorsOrigins } from '../core/index.js';
 /** One structured log event, what receives them, and its level. */

@@ -21,7 +21,7 @@ const TOO_LARGE = 'x'.repeat(BODY_LIMIT + 1);
  * type, a body too large and not JSON), so only the check that runs first can give its answer.
  */
 const FAILING: readonly (readonly [RegExp, InjectRequest])[] = [
-  [/extra routes/, { method: 'GET', url: '/extra', headers: { host: 'a,b', 'content-type': 'text/plain' } }],
+  [/root routes/, { method: 'GET', url: '/root', headers: { host: 'a,b', 'content-type': 'text/plain' } }],
   [/`Host`/, { method: 'POST', url: '/elsewhere', headers: { host: 'a,b', 'content-type': 'text/plain' }, body: TOO_LARGE }],
   [/base path/, { method: 'POST', url: '/elsewhere', headers: { 'content-type': 'text/plain' }, body: TOO_LARGE }],
   [/`OPTIONS`/, { method: 'OPTIONS', url: '/v1/pets', headers: { authorization: 'Bearer wrong', 'idempotency-key': '' } }],
@@ -35,7 +35,7 @@ const FAILING: readonly (readonly [RegExp, InjectRequest])[] = [
   [/^schema/, { method: 'POST', url: '/v1/pets', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"id":1}' }],
 ];
 
-/** What an entry of ORDER_OF_CHECKS says its check answers: `(415)`, `(400 \`invalid_json\`)`; an extra route answers 200. */
+/** What an entry of ORDER_OF_CHECKS says its check answers: `(415)`, `(400 \`invalid_json\`)`; a root route answers 200. */
 function expectedOf(entry: string): { status: number; code?: string } {
   const match = /\((\d{3})(?: `(\w+)`)?/.exec(entry);
   if (match === null) return { status: 200 };
@@ -76,7 +76,7 @@ describe('ORDER_OF_CHECKS', () => {
       store: createPetstore(),
       apiKeys: [KEY],
       bodyLimit: BODY_LIMIT,
-      extraRoutes: [{ path: '/extra', operation: 'extra', answer: () => ({ status: 200, headers: [], body: new Uint8Array() }) }],
+      rootRoutes: [{ path: '/root', operation: 'root', answer: () => ({ status: 200, headers: [], body: new Uint8Array() }) }],
     };
     assert.equal(ORDER_OF_CHECKS.length, FAILING.length, 'a request for every check');
     for (const [index, entry] of ORDER_OF_CHECKS.entries()) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createRequestCore, errorResponse, NO_BODY } from '../../../server/core/index.js';
-import type { CoreRequest, CoreResponse, ExtraRoute } from '../../../server/core/index.js';
+import type { CoreRequest, CoreResponse, ExtraRoute, RootRoute } from '../../../server/core/index.js';
 import { createPetstore, PetstoreError } from '../../../lib/index.js';
 import { API_KEY, AUTH } from '../../support/http.js';
 import { testPlugin } from '../../support/plugin.js';
@@ -20,8 +20,8 @@ describe('createRequestCore()', () => {
   test('createRequestCore() answers HEAD with the headers GET gets and no body, on every kind of answer', async () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
-    const health: ExtraRoute = { path: '/healthz', operation: 'checkHealth', answer: () => ({ status: 200, headers: ['Content-Length', '2'], body: 'ok' }) };
-    const core = createRequestCore({ store, apiKeys: [API_KEY], extraRoutes: [health], plugins: [testPlugin()] });
+    const health: RootRoute = { path: '/healthz', operation: 'checkHealth', answer: () => ({ status: 200, headers: ['Content-Length', '2'], body: 'ok' }) };
+    const core = createRequestCore({ store, apiKeys: [API_KEY], rootRoutes: [health], plugins: [testPlugin()] });
     const targets: [string, Record<string, string>, number][] = [
       ['/v1/pets', AUTH, 200], ['/v1/pets/1', AUTH, 200], ['/v1/pets/2', AUTH, 404], ['/v1/pets', {}, 401],
       ['/v1/nowhere', AUTH, 404], ['/v1/openapi.json', {}, 200], ['/healthz', {}, 200], ['/elsewhere', {}, 404],
@@ -33,6 +33,13 @@ describe('createRequestCore()', () => {
       assert.ok(get.body.length > 0, `GET ${target} has a body`);
       assert.deepEqual([head.status, head.body, withoutRequestId(head)], [status, '', withoutRequestId(get)], `HEAD ${target}`);
     }
+  });
+
+  test('createRequestCore() still serves the names before 4.0.0: the deprecated extraRoutes of a host and of a plug-in, typed ExtraRoute', async () => {
+    const old: ExtraRoute = { path: '/old', operation: 'old', answer: () => ({ status: 200, headers: ['Content-Length', '2'], body: 'ok' }) };
+    const plugged: ExtraRoute = { ...old, path: '/plugged' };
+    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY], extraRoutes: [old], plugins: [() => ({ extraRoutes: [plugged] })] });
+    for (const target of ['/old', '/plugged']) assert.equal((await core.handle(request('GET', target))).status, 200, target);
   });
 
   test('createRequestCore() adds getPet\'s deprecation headers once, to its answers and its errors alike', async () => {
@@ -54,10 +61,10 @@ describe('createRequestCore()', () => {
     }
   });
 
-  test('createRequestCore() answers an extra route to GET and HEAD without a key or Host, and other methods with a 405', async () => {
+  test('createRequestCore() answers a root route to GET and HEAD without a key or Host, and other methods with a 405', async () => {
     let calls = 0;
-    const route: ExtraRoute = { path: '/probe', operation: 'probe', answer: () => ({ status: 200, headers: ['Content-Length', String(++calls)], body: 'x'.repeat(calls) }) };
-    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY], extraRoutes: [route] });
+    const route: RootRoute = { path: '/probe', operation: 'probe', answer: () => ({ status: 200, headers: ['Content-Length', String(++calls)], body: 'x'.repeat(calls) }) };
+    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY], rootRoutes: [route] });
     const hostless: CoreRequest = { method: 'GET', target: '/probe', headers: {}, body: NO_BODY, httpVersion: '1.1' };
     const answer = await core.handle(hostless);
     assert.deepEqual([answer.status, answer.body, answer.operation], [200, 'x', 'probe']);
@@ -69,10 +76,10 @@ describe('createRequestCore()', () => {
     assert.equal(core.isOwnTarget('/elsewhere'), false);
   });
 
-  test('createRequestCore() logs an unexpected failure of an extra route once and answers the generic 500', async () => {
+  test('createRequestCore() logs an unexpected failure of a root route once and answers the generic 500', async () => {
     const logged: unknown[] = [];
-    const route: ExtraRoute = { path: '/broken', operation: 'broken', answer: () => Promise.reject(new Error('disk on fire')) };
-    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY], extraRoutes: [route], logError: (error) => void logged.push(error) });
+    const route: RootRoute = { path: '/broken', operation: 'broken', answer: () => Promise.reject(new Error('disk on fire')) };
+    const core = createRequestCore({ store: createPetstore(), apiKeys: [API_KEY], rootRoutes: [route], logError: (error) => void logged.push(error) });
     const answer = await core.handle(request('GET', '/broken'));
     assert.equal(answer.status, 500);
     assert.equal(JSON.parse(String(answer.body)).code, 'internal_error');

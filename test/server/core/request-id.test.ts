@@ -159,7 +159,7 @@ describe('request ids', () => {
   test('createRequestCore() names the operation that answered, or none before one was reached', async () => {
     const store = createPetstore();
     await store.createPet({ name: 'Rex', categoryId: 1 });
-    const core = createRequestCore({ store, apiKeys: [API_KEY], plugins: [testPlugin()], extraRoutes: probeRoutes({ '/healthz': 'checkHealth', '/readyz': 'checkReadiness', '/metrics': 'getMetrics' }) });
+    const core = createRequestCore({ store, apiKeys: [API_KEY], plugins: [testPlugin()], rootRoutes: probeRoutes({ '/healthz': 'checkHealth', '/readyz': 'checkReadiness', '/metrics': 'getMetrics' }) });
     const cases: [CoreRequest, string | undefined][] = [
       [request('GET', '/v1/pets', AUTH), 'listPets'],
       [request('GET', '/v1/pets?limit=x', AUTH), 'listPets'],

@@ -15,7 +15,7 @@ async function startHoldingServer(): Promise<{ server: TestServer; release: () =
   let count = 0;
   const server = await startTestServer({
     plugins: [() => ({
-      extraRoutes: [
+      rootRoutes: [
         { path: '/hold', operation: 'hold', answer: async () => { await held; return { status: 204, headers: [], body: '' }; } },
         { path: '/count', operation: 'count', answer: () => { count++; return { status: 204, headers: [], body: '' }; } },
       ],

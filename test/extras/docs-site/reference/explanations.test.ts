@@ -8,7 +8,7 @@ import { PAST_EACH_CHECK, checkViews, refusalOf, shapedAnswers } from '../../../
 
 describe('the console\'s explanations', () => {
   test('refusalOf() reads the status and the Error code a check names, and nothing from a check that answers a success', () => {
-    assert.deepEqual(['auth (401)', 'JSON (400 `invalid_json`)', '`OPTIONS` on a known path (204, no key)', 'the host\'s extra routes (no key)'].map(refusalOf), ['401', '400 invalid_json', undefined, undefined]);
+    assert.deepEqual(['auth (401)', 'JSON (400 `invalid_json`)', '`OPTIONS` on a known path (204, no key)', 'the root routes of the host and its plug-ins (no key)'].map(refusalOf), ['401', '400 invalid_json', undefined, undefined]);
   });
 
   test('checkViews() is ORDER_OF_CHECKS in its order, each refusal with what gets a request past it', () => {
