@@ -25,7 +25,7 @@ describe('scripts/test-files.mjs', () => {
     const repeat = await listed('1');
     const left = all.filter((file) => !repeat.includes(file));
     assert.ok(left.includes('test/browser/console.test.ts') && left.includes('test/runtimes/deno-bun.test.ts') && left.includes('test/fleet/balancers.test.ts'), left.join(', '));
-    assert.ok(left.every((file) => /^test\/(browser|fleet)\/|deno-bun|openapi\/lint|prism/.test(file)), left.join(', '));
+    assert.ok(left.every((file) => /^test\/(browser|fleet)\/|deno-bun|openapi\/lint|prism|reference-page-claims/.test(file)), left.join(', '));
     assert.ok(repeat.includes('test/lib/petstore.test.ts') && repeat.includes('test/hosts/express.test.ts'), repeat.join(', '));
   });
 });
