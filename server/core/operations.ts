@@ -5,7 +5,7 @@ import { parseIdempotencyKey, replayHeaders, withRetryAfter } from './idempotenc
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { jsonResponse } from './response.js';
 import type { BareResponse, HeaderList } from './response.js';
-import type { InterfaceState, OperationCall, Route } from './routes.js';
+import type { InterfaceState, OperationCall, Route } from './router.js';
 
 /**
  * The interface's routes [spec 4]: each method names the function that answers it. The core

@@ -443,7 +443,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "server/core/routes.ts",
+        "path": "server/core/router.ts",
         "names": [
           "allowedMethods"
         ]
@@ -478,7 +478,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "server/core/routes.ts",
+        "path": "server/core/router.ts",
         "names": [
           "createRouter"
         ]
