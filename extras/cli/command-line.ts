@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { ALL_SETTINGS, isBoolean } from './settings.js';
 import type { AnySetting, Setting } from './settings.js';
 
@@ -32,34 +33,40 @@ function settingOfFlag(command: string, name: string, settings: readonly AnySett
 }
 
 /**
- * The value of a flag: after `=`, or the next argument. A boolean flag alone means on, so it takes the
- * next argument only when that is not another option. Returns how many arguments were used.
+ * Parses a command's arguments with `util.parseArgs`: `--name value`, `--name=value`, `--help` or
+ * `-h`, and a boolean flag alone (on), which takes the next argument as its value only when that is
+ * not an option. A string flag takes the next argument unless it is another `--` option, so a missing
+ * value is named rather than swallowing the next flag.
  */
-function valueOf(argument: string, next: string | undefined, setting: AnySetting): { value: string | undefined; used: number } {
-  const equals = argument.indexOf('=');
-  if (equals !== -1) return { value: argument.slice(equals + 1), used: 1 };
-  if (isBoolean(setting.kind)) return next === undefined || next.startsWith('-') ? { value: 'true', used: 1 } : { value: next, used: 2 };
-  return next === undefined || next.startsWith('--') ? { value: undefined, used: 1 } : { value: next, used: 2 };
-}
-
-/** Parses a command's arguments: `--name value`, `--name=value`, a bare boolean flag, and `--help`. */
 export function parseArguments(command: string, argv: readonly string[], settings: readonly AnySetting[]): ParsedArguments {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+  for (const setting of settings) if (setting.flag !== undefined) options[setting.flag.slice(2)] = { type: isBoolean(setting.kind) ? 'boolean' : 'string' };
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const parsed: ParsedArguments = { flags: new Map(), isHelp: false };
-  for (let index = 0; index < argv.length;) {
-    const argument = argv[index] ?? '';
+  let taken = -1;
+  for (const token of tokens) {
+    const argument = argv[token.index] ?? '';
+    if (token.index === taken) continue;
     if (argument === '--help' || argument === '-h') {
       parsed.isHelp = true;
-      index++;
       continue;
     }
-    if (!argument.startsWith('--')) throw new UsageError(`unexpected argument ${quote(argument)}: ${command} takes options only; see petstore-reference ${command} --help`);
-    const name = argument.split('=', 1)[0] ?? argument;
+    if (token.kind === 'positional' || (token.kind === 'option' && !token.rawName.startsWith('--'))) {
+      throw new UsageError(`unexpected argument ${quote(argument)}: ${command} takes options only; see petstore-reference ${command} --help`);
+    }
+    const name = token.kind === 'option' ? token.rawName : argument;
     const setting = settingOfFlag(command, name, settings);
+    if (token.kind !== 'option') continue;
     if (parsed.flags.has(setting)) throw new UsageError(`${name} is given more than once`);
-    const { value, used } = valueOf(argument, argv[index + 1], setting);
+    let value = token.value;
+    if (token.inlineValue !== true && value?.startsWith('--') === true) value = undefined;
+    const next = argv[token.index + 1];
+    if (isBoolean(setting.kind) && token.inlineValue !== true) {
+      value = next === undefined || next.startsWith('-') ? 'true' : next;
+      if (value === next) taken = token.index + 1;
+    }
     if (value === undefined || value === '') throw new UsageError(`${name} needs a value: ${setting.kind.accepted}`);
     parsed.flags.set(setting, value);
-    index += used;
   }
   return parsed;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { Configuration, parseArguments, UsageError } from '../../../extras/cli/command-line.js';
 import type { Environment } from '../../../extras/cli/command-line.js';
@@ -71,6 +72,21 @@ describe('parseArguments()', () => {
       const settings = command === 'serve' ? SERVE : command === 'repair' ? COMMANDS.repair.settings : COMMANDS.openapi.settings;
       assert.match(usageError(() => parseArguments(command, argv, settings)), message, argv.join(' '));
     }
+  });
+
+  test('parseArguments() reads the command line with util.parseArgs, and refuses what it reads apart: grouped short flags, `--`, and a flag\'s value taken by the next flag', async () => {
+    const source = await readFile(new URL('../../../extras/cli/command-line.ts', import.meta.url), 'utf8');
+    assert.match(source, /^import \{ parseArgs \} from 'node:util';$/m, 'no hand-written parser beside the platform\'s');
+    const cases: [readonly string[], RegExp][] = [
+      [['-ha'], /^unexpected argument "-ha"/],
+      [['--', 'x'], /^unknown argument "--"/],
+      [['---x'], /^unknown argument "---x"/],
+      [['--help=1'], /^unknown argument "--help"/],
+      [['--metrics', '-'], /^unexpected argument "-"/],
+      [['--port', '--'], /^--port needs a value/],
+    ];
+    for (const [argv, message] of cases) assert.match(usageError(() => parseArguments('serve', argv, SERVE)), message, argv.join(' '));
+    assert.equal(parseArguments('serve', ['--host', '-x'], SERVE).flags.get(SETTINGS.host), '-x', 'a value may start with one dash');
   });
 });
 
