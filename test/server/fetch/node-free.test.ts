@@ -70,7 +70,7 @@ describe('the built module graph', () => {
     ['lib/index.js', 'the engine (petstore-reference)'],
     ['server/fetch/index.js', 'the fetch handler (petstore-reference/fetch)'],
     ['server/testing/inject.js', 'inject() of petstore-reference/testing'],
-    ['server/core/index.js', 'the request core'],
+    ['server/core/index.js', 'the request core (petstore-reference/core)'],
     ['extras/docs-site/openapi/index.js', 'the OpenAPI document builder (petstore-reference/openapi)'],
   ] as const;
   for (const [entry, what] of entries) {
