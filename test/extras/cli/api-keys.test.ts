@@ -27,6 +27,7 @@ const BAD_KEYS: readonly [string, RegExp][] = [
   ['pad=ding-0123456789', /holds a character no key can have/],
   ['short-key', /holds a key of fewer than 16 characters, too easy to guess/],
   ['Zq', /holds a key of fewer than 16 characters/],
+  ['k'.repeat(4097), /holds a key longer than any client may send/],
 ];
 
 describe('parseApiKeysFile()', () => {
