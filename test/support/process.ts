@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -103,4 +104,22 @@ export async function runMain(env: Record<string, string>, args: readonly string
 /** The JSON lines of a process's output (structured log events on stderr, access log lines on stdout), parsed; other lines are left out. */
 export function jsonLines(text: string): Record<string, unknown>[] {
   return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Starts a server that should be refused; one that starts listening instead is stopped, and its code is `listening`. */
+export async function startRefused(env: Record<string, string>): Promise<{ code: number | string; stderr: string }> {
+  const server = spawnServer(env);
+  const outcome = await Promise.race([server.exited, server.ready.then(() => 'listening', () => 'exited')]);
+  if (outcome === 'listening') {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    return { code: 'listening', stderr: server.stderr() };
+  }
+  return { code: await server.exited, stderr: server.stderr() };
+}
+
+/** Stops a server with SIGTERM and checks that it exits cleanly. */
+export async function stopServer(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  assert.equal(await server.exited, 0, server.stderr());
 }

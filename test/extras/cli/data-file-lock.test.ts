@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { assertError, call } from '../../support/http.js';
-import { runMain, spawnServer } from '../../support/process.js';
+import { runMain, spawnServer, startRefused, stopServer } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
 
 const KEY = 'data-file-lock-key-8d2f41';
@@ -17,23 +17,6 @@ async function create(server: ServerProcess, name: string): Promise<{ status: nu
   const reply = await call(server, 'POST', '/v1/pets', { headers: POST, body: JSON.stringify({ name, categoryId: 1 }) });
   const body: unknown = reply.json;
   return { status: reply.status, id: typeof body === 'object' && body !== null && 'id' in body ? body.id : undefined };
-}
-
-/** Starts a server that should be refused; one that starts listening instead is stopped, and its code is `listening`. */
-async function startRefused(env: Record<string, string>): Promise<{ code: number | string; stderr: string }> {
-  const server = spawnServer(env);
-  const outcome = await Promise.race([server.exited, server.ready.then(() => 'listening', () => 'exited')]);
-  if (outcome === 'listening') {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    return { code: 'listening', stderr: server.stderr() };
-  }
-  return { code: await server.exited, stderr: server.stderr() };
-}
-
-async function stop(server: ServerProcess): Promise<void> {
-  server.child.kill('SIGTERM');
-  assert.equal(await server.exited, 0, server.stderr());
 }
 
 test('a server whose data file lock is removed answers creates with 503 and /readyz with 503, a second server is still refused since the first holds the file itself locked, and a restart loses nothing acknowledged', async () => {
@@ -61,7 +44,7 @@ test('a server whose data file lock is removed answers creates with 503 and /rea
     assertError(await call(first, 'GET', '/readyz'), 503, 'unavailable', /The single-writer lock .* was removed, so another process may open the file and write to it too/);
     assert.equal((await call(first, 'GET', '/v1/pets/1', { headers: POST })).status, 200, 'reads still answer');
   } finally {
-    await stop(first);
+    await stopServer(first);
   }
   assert.deepEqual(acknowledged, [1, 2]);
   const restarted = spawnServer(env);
@@ -71,6 +54,6 @@ test('a server whose data file lock is removed answers creates with 503 and /rea
     const list = await call(restarted, 'GET', '/v1/pets', { headers: POST });
     assert.deepEqual(list.json, [1, 2, 3].map((id, index) => ({ id, name: ['One', 'Two', 'Three'][index], categoryId: 1 })));
   } finally {
-    await stop(restarted);
+    await stopServer(restarted);
   }
 });

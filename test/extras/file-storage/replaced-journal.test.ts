@@ -4,7 +4,7 @@ import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:
 import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { assertError, call } from '../../support/http.js';
-import { spawnServer } from '../../support/process.js';
+import { spawnServer, startRefused, stopServer } from '../../support/process.js';
 import type { ServerProcess } from '../../support/process.js';
 import { literally, temporaryDirectory } from './fixtures.js';
 
@@ -19,23 +19,6 @@ async function create(server: ServerProcess, name: string): Promise<number> {
   assert.equal(reply.status, 201, reply.text);
   const body = reply.json as { id: number };
   return body.id;
-}
-
-/** Starts a server that should be refused; one that starts listening instead is stopped, and its code is `listening`. */
-async function startRefused(env: Record<string, string>): Promise<{ code: number | string; stderr: string }> {
-  const server = spawnServer(env);
-  const outcome = await Promise.race([server.exited, server.ready.then(() => 'listening', () => 'exited')]);
-  if (outcome === 'listening') {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    return { code: 'listening', stderr: server.stderr() };
-  }
-  return { code: await server.exited, stderr: server.stderr() };
-}
-
-async function stop(server: ServerProcess): Promise<void> {
-  server.child.kill('SIGTERM');
-  assert.equal(await server.exited, 0, server.stderr());
 }
 
 /** A file's device and inode as the storage names them. */
@@ -120,7 +103,7 @@ describe('a journal replaced under a running server', () => {
         assertError(await call(server, 'POST', '/v1/pets', { headers: HEADERS, body: '{"name":"Lost too","categoryId":1}' }), 503, 'unavailable', REPLACED_CREATE);
         assert.deepEqual(await listed(server), acknowledged, 'reads still answer');
       } finally {
-        await stop(server);
+        await stopServer(server);
       }
       const events = server.stderr().split('\n').filter((line) => line.includes(`file ${held}`));
       assert.equal(events.length, 1, server.stderr());
@@ -139,7 +122,7 @@ describe('a journal replaced under a running server', () => {
         assert.deepEqual(await listed(restarted), acknowledged, 'every acknowledged pet, once, with its name');
         assert.equal(await create(restarted, 'Nala'), acknowledged.length + 1, 'no acknowledged id is handed out again');
       } finally {
-        await stop(restarted);
+        await stopServer(restarted);
       }
     });
   }
@@ -160,7 +143,7 @@ describe('a journal replaced under a running server', () => {
       assert.match(second.stderr, literally(`Data file ${moved} is in use: another process holds the file itself open and locked`));
       assertError(await call(first, 'POST', '/v1/pets', { headers: HEADERS, body: '{"name":"Lost","categoryId":1}' }), 503, 'unavailable', REPLACED_CREATE);
     } finally {
-      await stop(first);
+      await stopServer(first);
     }
     const second = spawnServer({ PETSTORE_API_KEYS: KEY, PETSTORE_DATA: moved });
     await second.ready;
@@ -168,7 +151,7 @@ describe('a journal replaced under a running server', () => {
       assert.deepEqual(await listed(second), acknowledged);
       assert.equal(await create(second, 'Max'), 3);
     } finally {
-      await stop(second);
+      await stopServer(second);
     }
   });
 
@@ -195,7 +178,7 @@ describe('a journal replaced under a running server', () => {
       assert.equal((await call(first, 'GET', '/readyz')).status, 200);
       assert.equal(await create(first, 'Bella'), 2);
     } finally {
-      await stop(first);
+      await stopServer(first);
     }
   });
 });
