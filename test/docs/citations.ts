@@ -1,11 +1,22 @@
 // How the documents cite code, and how the docs tests resolve a citation: a file by its path, a
 // symbol by the file declaring it, a test by its exact name in its file. Nothing here depends on a
 // line number, so editing a cited file never breaks a citation that is still true.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /** The repository's root. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The guides and the README, by their repository path. */
+export const DOCUMENTS = new Map([
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
+].map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]));
+
+/** A document's text without its fenced code blocks, where paths and links are samples, not claims. */
+export function proseOf(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
 
 /** A repository path as a document cites it: `lib/validate.ts`. */
 export const CITED_PATH = /^[\w-]+(\/[\w.-]+)+\.\w+$/;

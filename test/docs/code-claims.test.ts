@@ -4,18 +4,7 @@ import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../../lib/index.js';
 import { UNAUTHORIZED_RESPONSES } from '../../server/core/auth.js';
-import { ROOT, declares, sourceOf } from './citations.js';
-
-/** The guides and the README, by their repository path. */
-const DOCUMENTS = new Map([
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
-].map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]));
-
-/** A document's text without its fenced code blocks, where paths and links are samples, not claims. */
-function proseOf(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, '');
-}
+import { DOCUMENTS, ROOT, declares, proseOf, sourceOf } from './citations.js';
 
 /** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens. */
 function anchorsOf(markdown: string): Set<string> {

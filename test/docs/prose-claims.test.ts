@@ -14,18 +14,7 @@ import { createMetrics, instrumentPool, instrumentStorage, operatorKit } from '.
 import { POOL_FAILURE_CODES } from '../../extras/postgres/index.js';
 import { createMemoryStorage, createPetstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
-import { ROOT } from './citations.js';
-
-/** The guides and the README, by their repository path. */
-const DOCUMENTS = new Map([
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
-].map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]));
-
-/** A document's text without its fenced code blocks. */
-function proseOf(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, '');
-}
+import { DOCUMENTS, proseOf, ROOT } from './citations.js';
 
 /** The text of every file under `directory` whose name ends in `.ts`, recursively, joined. */
 function sourcesUnder(directory: string): string {
