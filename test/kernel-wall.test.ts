@@ -66,6 +66,29 @@ export function kernelTestProblem(found: Import): string | undefined {
   return isExtra ? `${found.file} imports '${found.specifier}', an extra: the kernel's tests run without extras/` : undefined;
 }
 
+/**
+ * What is wrong with the imports of one kernel test, following the test support it imports
+ * (test/support/) to every module that support imports in turn: each import of an extra found on the
+ * way, named with the chain of support files that reaches it.
+ */
+export async function kernelTestProblems(file: string, read: (path: string) => Promise<string>): Promise<string[]> {
+  const problems: string[] = [];
+  const seen = new Set<string>([file]);
+  const queue: { file: string; via: string }[] = [{ file, via: '' }];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const found of importsOf(next.file, await read(next.file))) {
+      const problem = kernelTestProblem(found);
+      if (problem !== undefined) problems.push(next.via === '' ? problem : `${file} (through ${next.via}): ${problem}`);
+      const target = found.target;
+      if (problem === undefined && target?.startsWith('test/support/') === true && !seen.has(target)) {
+        seen.add(target);
+        queue.push({ file: target, via: next.via === '' ? target : `${next.via} → ${target}` });
+      }
+    }
+  }
+  return problems;
+}
+
 async function sourceFiles(folder: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await readdir(join(ROOT, folder), { withFileTypes: true })) {
@@ -103,17 +126,26 @@ describe('the kernel wall', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('no kernel test (test/lib/, test/server/) imports an extra', async () => {
+  test('no kernel test (test/lib/, test/server/) imports an extra, itself or through the test support it imports', async () => {
     const files = [...(await sourceFiles('test/lib')), ...(await sourceFiles('test/server'))];
     assert.ok(files.includes('test/server/core/core.test.ts'), files.join(', '));
+    const read = (path: string): Promise<string> => readFile(join(ROOT, path), 'utf8');
     const problems: string[] = [];
-    for (const file of files) {
-      for (const found of importsOf(file, await readFile(join(ROOT, file), 'utf8'))) {
-        const problem = kernelTestProblem(found);
-        if (problem !== undefined) problems.push(problem);
-      }
-    }
+    for (const file of files) problems.push(...(await kernelTestProblems(file, read)));
     assert.deepEqual(problems, []);
+  });
+
+  test('the kernel tests\' check follows test/support/ imports to an extra two modules away', async () => {
+    const texts: Record<string, string> = {
+      'test/server/node/sample.test.ts': "import { call } from '../../support/http.js';\nimport { untyped } from '../../support/untyped.js';",
+      'test/support/http.ts': "import { startServer } from '../../server/node/index.js';\nexport * from './served.js';",
+      'test/support/untyped.ts': 'export const untyped = 1;',
+      'test/support/served.ts': "import { docsSite } from '../../extras/docs-site/index.js';\nimport { call } from './http.js';",
+    };
+    const read = async (path: string): Promise<string> => texts[path] ?? assert.fail(`read ${path}`);
+    assert.deepEqual(await kernelTestProblems('test/server/node/sample.test.ts', read), [
+      "test/server/node/sample.test.ts (through test/support/http.ts → test/support/served.ts): test/support/served.ts imports '../../extras/docs-site/index.js', an extra: the kernel's tests run without extras/",
+    ]);
   });
 
   test('the entry check finds an extra\'s deep import into the kernel, and a kernel test\'s import of an extra', async () => {

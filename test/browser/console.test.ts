@@ -4,8 +4,8 @@ import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playw
 import { PetstoreClient } from '../../extras/client/index.js';
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../lib/index.js';
 import type { NewPet } from '../../lib/index.js';
-import { API_KEY, startTestServer } from '../support/http.js';
-import type { TestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
+import type { TestServer } from '../support/standalone-http.js';
 import { launchTestBrowser, openPage, watchPage } from './browser.js';
 import type { PageProblems } from './browser.js';
 

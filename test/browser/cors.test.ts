@@ -4,8 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { API_KEY, startTestServer } from '../support/http.js';
-import type { TestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
+import type { TestServer } from '../support/standalone-http.js';
 import { launchTestBrowser, openPage } from './browser.js';
 import type { CorsOrigins } from '../../server/core/cors.js';
 

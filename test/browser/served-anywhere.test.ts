@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { API_KEY, startTestServer } from '../support/http.js';
-import type { TestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
+import type { TestServer } from '../support/standalone-http.js';
 import { launchTestBrowser, openPage } from './browser.js';
 
 const chromium = await launchTestBrowser();

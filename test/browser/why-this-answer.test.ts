@@ -5,7 +5,7 @@ import { decisionOf } from '../../extras/docs-site/reference/decisions.js';
 import type { DecisionId } from '../../extras/docs-site/reference/decisions.js';
 import { PAST_EACH_CHECK } from '../../extras/docs-site/reference/explanations.js';
 import { ORDER_OF_CHECKS } from '../../server/core/order-of-checks.js';
-import { API_KEY, startTestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
 import { launchTestBrowser, openPage, watchPage } from './browser.js';
 
 const chromium = await launchTestBrowser();

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { launchTestBrowser, openPage } from '../browser/browser.js';
-import { startTestServer } from '../support/http.js';
+import { startTestServer } from '../support/standalone-http.js';
 import { ROOT } from '../support/process.js';
 
 const chromium = await launchTestBrowser();

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { runExample } from './run-example.js';
 import { PetstoreClient } from '../../extras/client/index.js';
 import { createPetstore } from '../../lib/index.js';
-import { API_KEY, startTestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
 // Importing the example registers its contract suite and its Petstore test in this file.
 import { createArrayStorage } from '../../examples/custom-storage.js';
 

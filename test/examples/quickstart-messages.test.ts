@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { startMessagesServer } from '../../examples/quickstart-messages.js';
 import type { QueuedMessage, RunningMessagesServer } from '../../examples/quickstart-messages.js';
-import { assertError, call, JSON_POST, startTestServer } from '../support/http.js';
+import { assertError, call, JSON_POST, startTestServer } from '../support/standalone-http.js';
 import { runExample } from './run-example.js';
 
 const KEY = 'messages-key-0123456789';

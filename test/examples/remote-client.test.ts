@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { main } from '../../examples/remote-client.js';
-import { API_KEY, startTestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
 import { runExample } from './run-example.js';
 
 const DEPRECATED = 'deprecated: getPet, sunset 2030-12-05T00:00:00.000Z, successor /v1/pets';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PetstoreClient } from '../../extras/client/index.js';
 import type { RetryOptions } from '../../extras/client/index.js';
 import { createMemoryStorage, createPetstore, PetstoreError } from '../../lib/index.js';
-import { assertError, call, startTestServer } from '../support/http.js';
+import { assertError, call, startTestServer } from '../support/standalone-http.js';
 import { startTestPostgres } from '../support/postgres.js';
 import type { ServerProcess } from '../support/process.js';
 import { balancerSkip, startBalancer } from './support/balancers.js';

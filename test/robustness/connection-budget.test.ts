@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { connectionRefusalCounterOf, createMetrics } from '../../extras/operator/metrics.js';
-import { API_KEY, startTestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
 import { spawnServer } from '../support/process.js';
 import { PROFILE, report } from './settings.js';
 import { parseResponses } from './wire.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPetstore } from '../../lib/index.js';
-import { API_KEY, startTestServer } from '../support/http.js';
-import type { TestServer } from '../support/http.js';
+import { API_KEY, startTestServer } from '../support/standalone-http.js';
+import type { TestServer } from '../support/standalone-http.js';
 import { createCase } from './body-cases.js';
 import { codeOf, exchangeProblems, FailureLog, jsonOf } from './checks.js';
 import { countingStorage, createVerdict, prototypeSnapshot } from './oracle.js';

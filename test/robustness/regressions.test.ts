@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { API_KEY, AUTH, assertError, call, parseRawResponses, startTestServer } from '../support/http.js';
-import type { TestServer } from '../support/http.js';
+import { API_KEY, AUTH, assertError, call, parseRawResponses, startTestServer } from '../support/standalone-http.js';
+import type { TestServer } from '../support/standalone-http.js';
 
 // One test per defect the robustness suite found, named after the behaviour it pins down.
 describe('defects found by the robustness suite', () => {

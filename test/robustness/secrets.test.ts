@@ -8,7 +8,7 @@ import type { PetStorage } from '../../lib/index.js';
 import { createMetrics, instrumentStorage } from '../../extras/operator/index.js';
 import type { LogEntry } from '../../server/node/index.js';
 import { KEY_RUN } from '../../server/core/auth.js';
-import { startTestServer } from '../support/http.js';
+import { startTestServer } from '../support/standalone-http.js';
 import { spawnServer } from '../support/process.js';
 import { report } from './settings.js';
 import { exchange } from './wire.js';

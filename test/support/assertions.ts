@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { ERROR_CODES, PetstoreError } from '../../lib/index.js';
 import type { ErrorCode } from '../../lib/index.js';
-import { PetstoreClientError } from '../../extras/client/index.js';
 
 /** Asserts that `action` rejects with a PetstoreError of this code (and its status) whose message matches every pattern; returns it. */
 export async function rejection(action: () => Promise<unknown>, code: ErrorCode, ...patterns: RegExp[]): Promise<PetstoreError> {
@@ -26,11 +25,4 @@ export async function failure(body: () => Promise<unknown>): Promise<PetstoreErr
     return error;
   }
   assert.fail('expected a PetstoreError');
-}
-
-/** Runs a client call and returns what it threw, failing the test when it did not throw a PetstoreClientError. */
-export async function clientFailure(body: () => Promise<unknown>): Promise<PetstoreClientError> {
-  const error = await failure(body);
-  assert.ok(error instanceof PetstoreClientError, `a PetstoreClientError, not ${String(error)}`);
-  return error;
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
 import { createPetstore } from '../../lib/index.js';
 import type { Pet, PetStorage } from '../../lib/index.js';
-import { API_KEY, assertError, call, startTestServer } from './http.js';
+import { API_KEY, assertError, call, startTestServer } from './standalone-http.js';
 
 /** Clients creating and listing over keep-alive connections while the server drains. */
 export const CLIENTS = 6;

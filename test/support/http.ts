@@ -6,9 +6,6 @@ import { createPetstore } from '../../lib/index.js';
 import type { ErrorBody, Petstore } from '../../lib/index.js';
 import { startServer } from '../../server/node/index.js';
 import type { RunningServer, StartServerOptions } from '../../server/node/index.js';
-import { docsSite } from '../../extras/docs-site/index.js';
-import { operatorKit } from '../../extras/operator/index.js';
-import type { OperatorKitOptions } from '../../extras/operator/index.js';
 
 /** The key test servers accept. */
 export const API_KEY = 'test-key-0123456789';
@@ -26,19 +23,16 @@ export interface TestServer extends RunningServer {
   origin: string;
 }
 
-/** Options of startTestServer: startServer's, and the operator's kit's. */
-export type TestServerOptions = Partial<StartServerOptions> & OperatorKitOptions;
+/** Options of startTestServer: startServer's. */
+export type TestServerOptions = Partial<StartServerOptions>;
 
 /**
- * Starts a server as the standalone server is (the docs site and the operator's kit, with the kit's
- * options given here) on 127.0.0.1, port 0, with a fresh store unless one is given.
+ * Starts the kernel's standalone server, with no extra, on 127.0.0.1, port 0, with a fresh store unless
+ * one is given. test/support/standalone-http.ts's startTestServer adds the docs site and the operator's kit.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { accessLog, metrics, readyTimeout, readiness, ...serverOptions } = options;
   const store = options.store ?? createPetstore();
-  const kit = operatorKit({ ...(accessLog === undefined ? {} : { accessLog }), ...(metrics === undefined ? {} : { metrics }), ...(readyTimeout === undefined ? {} : { readyTimeout }), ...(readiness === undefined ? {} : { readiness }) });
-  const plugins = [docsSite({ redirectRoot: true }), kit, ...(options.plugins ?? [])];
-  const running = await startServer({ apiKeys: [API_KEY], port: 0, ...serverOptions, plugins, store });
+  const running = await startServer({ apiKeys: [API_KEY], port: 0, ...options, store });
   const url = new URL(running.url);
   return { ...running, store, port: Number(url.port), origin: url.origin };
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { MAX_ANSWER_BYTES, MAX_EMPTY_PAGES, PetstoreClient, RETRY_DEFAULTS } from '../../../extras/client/index.js';
 import type { FetchInit, FetchResponse } from '../../../extras/client/index.js';
-import { clientFailure } from '../../support/assertions.js';
+import { clientFailure } from '../../support/client-assertions.js';
 
 /** The rows of the client's bounds table in docs/embedding.md, by their first cell: the default and how to change it. */
 async function boundsTable(): Promise<Map<string, { byDefault: string; changedWith: string }>> {

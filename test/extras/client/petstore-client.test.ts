@@ -6,10 +6,11 @@ import { PetstoreClient } from '../../../extras/client/index.js';
 import type { DeprecationNotice, FetchFunction } from '../../../extras/client/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import type { NewPet, PetstoreApi } from '../../../lib/index.js';
-import { API_KEY, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
+import { API_KEY, startTestServer } from '../../support/standalone-http.js';
+import type { TestServer } from '../../support/standalone-http.js';
 import { untyped } from '../../support/untyped.js';
-import { clientFailure, failure } from '../../support/assertions.js';
+import { failure } from '../../support/assertions.js';
+import { clientFailure } from '../../support/client-assertions.js';
 
 /** A fetch that answers every request with this status, headers and body, without a server. */
 function fakeFetch(status: number, body: string, headers: Record<string, string> = {}): FetchFunction {

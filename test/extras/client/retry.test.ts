@@ -4,7 +4,8 @@ import { PetstoreClient, RETRY_DEFAULTS } from '../../../extras/client/index.js'
 import type { FetchFunction, FetchInit, PetstoreClientOptions, RetryOptions } from '../../../extras/client/index.js';
 import { createPetstore, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../lib/index.js';
 import { Random } from '../../robustness/prng.js';
-import { clientFailure, failure } from '../../support/assertions.js';
+import { failure } from '../../support/assertions.js';
+import { clientFailure } from '../../support/client-assertions.js';
 
 const BASE_URL = 'http://127.0.0.1:1/v1';
 const API_KEY = 'retry-key-0123456789';

@@ -5,8 +5,8 @@ import type { FetchFunction } from '../../../extras/client/index.js';
 import { createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
 import { createMemoryStorage } from '../../../lib/storage/memory/memory-storage.js';
-import { API_KEY, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
+import { API_KEY, startTestServer } from '../../support/standalone-http.js';
+import type { TestServer } from '../../support/standalone-http.js';
 import { failure } from '../../support/assertions.js';
 
 /** A storage as examples/custom-storage.ts writes one: insert, get and list, no insertOnce. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { AUTH, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
+import { AUTH, startTestServer } from '../../support/standalone-http.js';
+import type { TestServer } from '../../support/standalone-http.js';
 
 /** An answer as it came over the socket: status, headers, and the body's bytes as sent, not decompressed. */
 interface RawAnswer {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
-import type { TestServer } from '../../support/http.js';
+import { assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/standalone-http.js';
+import type { TestServer } from '../../support/standalone-http.js';
 
 describe('the reference page on the standalone server', () => {
   let server: TestServer;

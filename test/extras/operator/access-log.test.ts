@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loggedPath } from '../../../extras/operator/access-log.js';
 import type { AccessLogEntry } from '../../../extras/operator/access-log.js';
-import { AUTH, rawExchange, startTestServer } from '../../support/http.js';
+import { AUTH, rawExchange, startTestServer } from '../../support/standalone-http.js';
 
 describe('the access log', () => {
   test('loggedPath() keeps the path alone: no query, fragment, scheme or authority, so no userinfo', () => {

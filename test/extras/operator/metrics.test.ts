@@ -5,7 +5,7 @@ import { createMemoryStorage, createPetstore, PetstoreError } from '../../../lib
 import type { PetStorage } from '../../../lib/index.js';
 import { createMetrics, instrumentPool, instrumentStorage } from '../../../extras/operator/index.js';
 import type { Metrics } from '../../../extras/operator/index.js';
-import { AUTH, call, JSON_POST, rawExchange, startTestServer } from '../../support/http.js';
+import { AUTH, call, JSON_POST, rawExchange, startTestServer } from '../../support/standalone-http.js';
 
 /** One sample line of the text format: name, labels, value. */
 interface Sample {

@@ -4,7 +4,7 @@ import { createMemoryStorage, createPetstore, PetstoreError } from '../../../lib
 import type { PetStorage } from '../../../lib/index.js';
 import { createHandler } from '../../../server/node/index.js';
 import type { LogEntry } from '../../../server/node/index.js';
-import { assertError, call, startTestServer } from '../../support/http.js';
+import { assertError, call, startTestServer } from '../../support/standalone-http.js';
 
 /** A memory storage whose readiness is whatever `checkReady` is set to. */
 function storageReadyAs(checkReady: () => Promise<void>): PetStorage {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createMemoryStorage, createPetstore } from '../../../lib/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
+import { AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
 import { heldStorage } from '../../support/held-storage.js';
 
@@ -60,31 +60,6 @@ describe('POST /v1/pets with Idempotency-Key', () => {
     assert.match(JSON.parse(response?.body ?? '{}').message, /must be sent once/);
     const listed = await call(server, 'GET', '/v1/pets?limit=100', { headers: AUTH });
     assert.equal((listed.json as { name: string }[]).filter((stored) => stored.name === 'Never').length, 0);
-  });
-
-  test('createPet with a key that is, holds or shares 12 characters with an API key answers 400 invalid_idempotency_key without quoting it, and stores nothing', async () => {
-    const entries: string[] = [];
-    const keyed = await startTestServer({ apiKeys: [API_KEY, 'other-key-abcdefghij'], accessLog: (line) => void entries.push(line), log: (entry) => void entries.push(JSON.stringify(entry)) });
-    try {
-      const holding = [API_KEY, `order-${API_KEY}`, `${API_KEY}-1`, API_KEY.slice(0, -1), API_KEY.slice(2, 14), 'other-key-abcdefghij', 'x-other-key-ab'];
-      for (const key of holding) {
-        for (const value of [`"${key}"`, key]) {
-          const reply = await call(keyed, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'idempotency-key': value }, body: '{"name":"Leaked","categoryId":1}' });
-          assertError(reply, 400, 'invalid_idempotency_key', /^Cannot create pet: `Idempotency-Key` holds an API key or a long part of one, and keys are stored with their pets; send a fresh random key, such as a UUID$/);
-          assert.ok(!reply.text.includes(key.slice(0, 12)) && !JSON.stringify(reply.headers).includes(key.slice(0, 12)), key);
-        }
-      }
-      const listed = await call(keyed, 'GET', '/v1/pets?limit=100', { headers: AUTH });
-      assert.deepEqual(listed.json, []);
-      // Eleven characters of a key, and a UUID, are no part of one.
-      for (const key of [API_KEY.slice(2, 13), '8e03978e-40d5-43e8-bc93-6894a57f9324']) {
-        const kept = await call(keyed, 'POST', '/v1/pets', { headers: { ...JSON_POST, 'idempotency-key': `"${key}"` }, body: '{"name":"Kept","categoryId":1}' });
-        assert.equal(kept.status, 201, kept.text);
-      }
-    } finally {
-      await keyed.close();
-    }
-    for (const run of [API_KEY.slice(0, 12), API_KEY.slice(-12), 'other-key-ab']) assert.ok(!entries.join('\n').includes(run), run);
   });
 
   test('createPet checks the key after auth and before reading the body', async () => {
