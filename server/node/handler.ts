@@ -3,7 +3,7 @@ import { createRequestCore } from '../core/index.js';
 import type { CoreResponse, RequestCore, RequestCoreOptions } from '../core/index.js';
 import { closeAfterAnswer, closeIfBodyUnread, isOnClosingConnection } from './closing-connections.js';
 import { isOwnRequest, toCoreRequest } from './node-request.js';
-import type { Observation } from './server-plugin.js';
+import type { Observation } from './standalone/server-plugin.js';
 import { writeResponse } from './responses.js';
 
 /** Options of createHandler: those of the request core. */

@@ -3,11 +3,11 @@
 /** A node:http request listener serving the interface below its base path, its options, and the listener (`next` receives requests outside the base path). */
 export { createHandler, type HandlerOptions, type PetstoreHandler } from './handler.js';
 /** Starts the standalone server (the interface on node:http with timeouts, graceful shutdown and plug-ins); its options, timeouts in milliseconds, the listening server and the options of its close. */
-export { startServer, type StartServerOptions, type ServerTimeouts, type RunningServer, type CloseOptions } from './start-server.js';
+export { startServer, type StartServerOptions, type ServerTimeouts, type RunningServer, type CloseOptions } from './standalone/start-server.js';
 /** What the standalone server's connections may hold at once, and who is told of a refusal. */
-export type { ConnectionBudget } from './connection-budget.js';
+export type { ConnectionBudget } from './standalone/connection-budget.js';
 /** A plug-in of the standalone server (routes, and an observer of every request), and what it learns of one request and how it begins. */
-export type { ServerPlugin, ServerPluginContext, ServerPluginParts, Observation, RequestObserver } from './server-plugin.js';
+export type { ServerPlugin, ServerPluginContext, ServerPluginParts, Observation, RequestObserver } from './standalone/server-plugin.js';
 /** Something added to a core beside the interface (the docs site, say): what it is told, and what it adds. */
 export type { Plugin, PluginContext, PluginParts } from '../core/index.js';
 /** A route a host or plug-in serves beside the interface: below the base path, or at an exact path from the root. */

@@ -3,7 +3,7 @@ import { errorResponse, jsonResponse, logToConsole, REQUEST_ID_HEADER, requestId
 import { isLoggedError } from '../core/error-response.js';
 import type { BareResponse, HeaderList, RequestHeaders } from '../core/index.js';
 import type { PetstoreError } from '../../lib/index.js';
-import type { Observation } from './server-plugin.js';
+import type { Observation } from './standalone/server-plugin.js';
 
 /** Writes an answer (the request core's, or any of its parts') onto a `node:http` response; for HEAD requests Node sends no body but keeps Content-Length. */
 export function writeResponse(response: ServerResponse, answer: BareResponse): void {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { MAX_PIPELINED_REQUESTS } from '../../server/node/pipelining.js';
+import { MAX_PIPELINED_REQUESTS } from '../../server/node/standalone/pipelining.js';
 import { API_KEY, startTestServer } from '../support/standalone-http.js';
 import type { TestServer } from '../support/standalone-http.js';
 import { codeOf, exchangeProblems, responseProblems } from './checks.js';

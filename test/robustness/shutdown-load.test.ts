@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnServer } from '../support/process.js';
 import { PROFILE, report } from './settings.js';
-import { SHUTDOWN_DEADLINE } from '../../server/node/start-server.js';
+import { SHUTDOWN_DEADLINE } from '../../server/node/standalone/start-server.js';
 
 const KEY = 'shutdown-load-key';
 

@@ -1027,7 +1027,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "server/node/client-error.ts",
+        "path": "server/node/standalone/client-error.ts",
         "names": [
           "handleClientError",
           "rawErrorResponse"

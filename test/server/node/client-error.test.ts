@@ -3,8 +3,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import { handleClientError, trackResponse } from '../../../server/node/client-error.js';
-import { createShutdown } from '../../../server/node/shutdown.js';
+import { handleClientError, trackResponse } from '../../../server/node/standalone/client-error.js';
+import { createShutdown } from '../../../server/node/standalone/shutdown.js';
 
 /** A connected pair of sockets over loopback: the server's side, and what its client receives until the server ends or cuts it. */
 async function connectedPair(): Promise<{ server: Socket; received: Promise<{ text: string; errorCode: string | undefined }>; close: () => void }> {

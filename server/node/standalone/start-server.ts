@@ -1,20 +1,20 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequestCore, DEFAULT_BASE_PATH } from '../core/index.js';
-import type { PluginContext, RequestCore } from '../core/index.js';
-import { PetstoreError } from '../../lib/index.js';
+import { createRequestCore, DEFAULT_BASE_PATH } from '../../core/index.js';
+import type { PluginContext, RequestCore } from '../../core/index.js';
+import { PetstoreError } from '../../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
-import { closeByLingering } from './lingering-close.js';
+import { closeByLingering } from '../lingering-close.js';
 import { limitConnections } from './connection-budget.js';
 import type { ConnectionBudget } from './connection-budget.js';
-import { answerWithCore } from './handler.js';
-import type { HandlerOptions } from './handler.js';
-import { deferContinue } from './node-request.js';
+import { answerWithCore } from '../handler.js';
+import type { HandlerOptions } from '../handler.js';
+import { deferContinue } from '../node-request.js';
 import { createPipelineGuard } from './pipelining.js';
 import { combineObservers } from './server-plugin.js';
 import type { RequestObserver, ServerPlugin } from './server-plugin.js';
-import { refuseRequest } from './responses.js';
+import { refuseRequest } from '../responses.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
 

@@ -2,9 +2,9 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../core/index.js';
-import { PetstoreError } from '../../lib/index.js';
-import { isDiscarding, lingerAndClose } from './lingering-close.js';
+import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../../core/index.js';
+import { PetstoreError } from '../../../lib/index.js';
+import { isDiscarding, lingerAndClose } from '../lingering-close.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
 function errorFor(code: string | undefined): PetstoreError {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreResponse, PluginContext, PluginParts } from '../core/index.js';
+import type { CoreResponse, PluginContext, PluginParts } from '../../core/index.js';
 
 /** What a plug-in of the standalone server learns beyond what every core tells: whether shutdown has begun. */
 export interface ServerPluginContext extends PluginContext {

@@ -1,12 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
-import { HttpError } from '../core/index.js';
-import { DEFAULT_BODY_LIMIT } from '../core/body.js';
+import { HttpError } from '../../core/index.js';
+import { DEFAULT_BODY_LIMIT } from '../../core/body.js';
 import { isIdle } from './client-error.js';
-import { closeAfterAnswer } from './closing-connections.js';
+import { closeAfterAnswer } from '../closing-connections.js';
 import type { Observation } from './server-plugin.js';
-import { refuseRequest } from './responses.js';
+import { refuseRequest } from '../responses.js';
 
 /** What a refusal of the connection budget turned away: a connection at accept, or a request with a body. */
 export type ConnectionRefusal = 'connections' | 'bodies';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PetstoreError } from '../../lib/index.js';
-import type { RequestHeaders } from '../core/index.js';
-import { closeAfterAnswer, isOnClosingConnection } from './closing-connections.js';
+import { PetstoreError } from '../../../lib/index.js';
+import type { RequestHeaders } from '../../core/index.js';
+import { closeAfterAnswer, isOnClosingConnection } from '../closing-connections.js';
 import type { Observation } from './server-plugin.js';
-import { refuseRequest } from './responses.js';
+import { refuseRequest } from '../responses.js';
 
 /** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful, and each answer a client does not read is still written into its socket's buffers). */
 export const MAX_PIPELINED_REQUESTS = 16;
