@@ -1,6 +1,6 @@
 import { PetstoreError } from './errors.js';
 import { fingerprintNewPet } from './idempotency.js';
-import type { NewPet } from './pet.js';
+import type { NewPet } from './validate.js';
 import type { IdempotencyRecord, PetStorage } from './storage/storage.js';
 
 /**

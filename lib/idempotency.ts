@@ -1,6 +1,6 @@
 import { PetstoreError } from './errors.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './limits.js';
-import type { NewPet, Pet } from './pet.js';
+import type { NewPet, Pet } from './validate.js';
 import type { InsertOnceResult, PetStorage } from './storage/storage.js';
 
 /** The last fingerprint written directly and the fields it was written from: the fingerprint is a function of these three values alone. */

@@ -5,9 +5,9 @@ export { createPetstore } from './petstore.js';
 /** The engine, its options, the spec's three operations [spec 4], the query of listPets [spec 4.1] and as the engine applies it, one page, createPet's options and what createPetOutcome did. */
 export type { Petstore, PetstoreOptions, PetstoreApi, ListPetsQuery, PetPage, EffectiveListQuery, CreatePetOptions, CreatePetOutcome } from './petstore.js';
 /** A pet as stored and answered, the body of createPet, and one of the three states of a pet [spec 2, 3]. */
-export type { Pet, NewPet, PetStatus } from './pet.js';
+export type { Pet, NewPet, PetStatus } from './validate.js';
 /** The three values of PetStatus in the spec's order, the fields of a NewPet and those required [spec 2], and a pet as the engine hands it out (frozen). */
-export { PET_STATUSES, NEW_PET_FIELDS, REQUIRED_NEW_PET_FIELDS, freezePet } from './pet.js';
+export { PET_STATUSES, NEW_PET_FIELDS, REQUIRED_NEW_PET_FIELDS, freezePet } from './validate.js';
 /** The fingerprint of a create (the validated NewPet in canonical JSON), the check of an idempotency key, the seconds a 409 for a key in flight asks a client to wait, and the errors of a key (draft-ietf-httpapi-idempotency-key-header-07). */
 export { fingerprintNewPet, validateIdempotencyKey, IN_FLIGHT_RETRY_AFTER, idempotencyUnsupportedError, keyInFlightError, keyReusedError } from './idempotency.js';
 /** Narrows input from outside the program (`unknown`) to a NewPet or a listPets query, or throws the 400 the operation would [spec 4.1, 4.2]; whether a value is a PetStatus. */

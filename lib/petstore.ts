@@ -2,11 +2,10 @@ import { limitCapacity } from './capacity.js';
 import type { Capacity } from './capacity.js';
 import { PetstoreError } from './errors.js';
 import { insertOncePerKey, keysInFlightOf, validateIdempotencyKey } from './idempotency.js';
-import { freezePet } from './pet.js';
-import type { NewPet, Pet, PetStatus } from './pet.js';
+import type { NewPet, Pet, PetStatus } from './validate.js';
 import { createMemoryStorage } from './storage/memory/memory-storage.js';
 import type { PetStorage } from './storage/storage.js';
-import { validateListQuery, validateNewPet, validatePetId } from './validate.js';
+import { freezePet, validateListQuery, validateNewPet, validatePetId } from './validate.js';
 
 /** Query of `listPets` [spec 4.1]; `after` is the decided cursor extension. */
 export interface ListPetsQuery {

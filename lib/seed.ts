@@ -1,6 +1,6 @@
 import { PetstoreError } from './errors.js';
 import type { ErrorDetail } from './errors.js';
-import type { NewPet } from './pet.js';
+import type { NewPet } from './validate.js';
 import type { PetstoreApi } from './petstore.js';
 import { validateNewPet, validationError } from './validate.js';
 

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createOpenApiDocument } from '../extras/docs-site/openapi/index.js';
-import { DEFAULT_BODY_LIMIT } from '../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../server/core/request.js';
 
 const target = resolve(import.meta.dirname, '..', 'openapi.json');
 await writeFile(target, `${JSON.stringify(createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT }), null, 2)}\n`);

@@ -4,7 +4,7 @@ import { PetstoreError } from '../errors.js';
 import { petHeapBytes } from '../capacity.js';
 import { fingerprintNewPet } from '../idempotency.js';
 import { MAX_SAFE_ID } from '../limits.js';
-import type { NewPet, Pet, PetStatus } from '../pet.js';
+import type { NewPet, Pet, PetStatus } from '../validate.js';
 import { createPetstore } from '../petstore.js';
 import type { IdempotencyRecord, InsertOnceResult, PetStorage } from './storage.js';
 

@@ -1,5 +1,5 @@
 import type { StorageUsage } from '../capacity.js';
-import type { NewPet, Pet, PetStatus } from '../pet.js';
+import type { NewPet, Pet, PetStatus } from '../validate.js';
 
 /** What the engine asks a storage to list: pets with `status` (any when undefined) and id > `after`, ascending, at most `limit`. */
 export interface StorageListQuery {

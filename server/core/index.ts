@@ -8,7 +8,7 @@ export { allowedMethods, type Operation, type OperationCall, type Route, type Ro
 /** Accepted keys, the check of an `Authorization` header and its 401, the one rule of a key (token68, RFC 9110 §11.2, of 16 characters or more) and its check. */
 export { apiKeyFault, authError, createAuthenticator, isToken68, MIN_API_KEY_LENGTH, TOKEN68_RULE, type ApiKeys, type AuthVerdict } from './auth.js';
 /** Reads a JSON request body under a limit (65,536 bytes by default), and its options. */
-export { DEFAULT_BODY_LIMIT, readJsonBody, type JsonBodyOptions } from './body.js';
+export { DEFAULT_BODY_LIMIT, readJsonBody, type JsonBodyOptions } from './request.js';
 /** Browser origins allowed to call the interface, or `'*'`. */
 export type { CorsOrigins } from './cors.js';
 /** Answers a thrown value as the Error body, the default logger, and the seconds a 503 asks a client to wait. */

@@ -1,6 +1,6 @@
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_LIMIT, MIN_LIMIT, PetstoreError } from '../../lib/index.js';
 import type { CreatePetOutcome, ListPetsQuery, NewPet, Petstore } from '../../lib/index.js';
-import { readJsonBody } from './body.js';
+import { readJsonBody } from './request.js';
 import { parseIdempotencyKey, replayHeaders, withRetryAfter } from './idempotency-key.js';
 import { PageJsonCache, PetJsonCache } from './pet-json.js';
 import { jsonResponse } from './response.js';

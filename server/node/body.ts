@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyAbortedError, readJsonBody } from '../core/index.js';
 import type { JsonBodyOptions } from '../core/index.js';
-import { closeAfterAnswer } from './closing-connections.js';
+import { closeAfterAnswer } from './handler.js';
 import { toCoreRequest } from './node-request.js';
 import { sendError } from './responses.js';
 import type { SendErrorOptions } from './responses.js';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createOpenApiDocument } from '../../extras/docs-site/openapi/index.js';
 import { decisionOf, referenceDecisions } from '../../extras/docs-site/reference/decisions.js';
 import type { DecisionId } from '../../extras/docs-site/reference/decisions.js';
-import { DEFAULT_BODY_LIMIT } from '../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../server/core/request.js';
 import { ROOT } from './citations.js';
 
 const CONFORMANCE = await readFile(join(ROOT, 'docs', 'spec-conformance.md'), 'utf8');

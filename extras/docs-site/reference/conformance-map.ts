@@ -96,7 +96,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
     "saysHtml": "An animal has a name, a category reference and a status",
     "code": [
       {
-        "path": "lib/pet.ts",
+        "path": "lib/validate.ts",
         "names": [
           "NewPet",
           "Pet",
@@ -164,7 +164,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "server/core/body.ts",
+        "path": "server/core/request.ts",
         "names": [
           "isJsonMediaType",
           "readJsonBody"
@@ -190,7 +190,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
     "saysHtml": "<code>available</code>, <code>pending</code>, <code>sold</code>",
     "code": [
       {
-        "path": "lib/pet.ts",
+        "path": "lib/validate.ts",
         "names": [
           "PET_STATUSES"
         ]
@@ -281,7 +281,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "lib/pet.ts",
+        "path": "lib/validate.ts",
         "names": [
           "freezePet"
         ]
@@ -310,7 +310,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
     "saysHtml": "<code>name</code> and <code>categoryId</code> required",
     "code": [
       {
-        "path": "lib/pet.ts",
+        "path": "lib/validate.ts",
         "names": [
           "REQUIRED_NEW_PET_FIELDS"
         ]
@@ -622,7 +622,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
         ]
       },
       {
-        "path": "server/core/body.ts",
+        "path": "server/core/request.ts",
         "names": [
           "readJsonBody"
         ]
@@ -987,7 +987,7 @@ export const HELD_CLAUSES: readonly HeldClause[] = [
     "saysHtml": "<code>Content-Type: application/json</code> on requests with a body",
     "code": [
       {
-        "path": "server/core/body.ts",
+        "path": "server/core/request.ts",
         "names": [
           "isJsonMediaType",
           "checkJsonBodyHead"

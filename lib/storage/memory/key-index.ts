@@ -1,6 +1,6 @@
 import { keyHeapBytes } from '../../capacity.js';
 import { fingerprintNewPet } from '../../idempotency.js';
-import type { Pet } from '../../pet.js';
+import type { Pet } from '../../validate.js';
 import type { IdempotencyRecord } from '../storage.js';
 
 /**

@@ -1,7 +1,7 @@
 import { KeyIndex } from './key-index.js';
 import { PetIndex } from './pet-index.js';
-import { freezePet } from '../../pet.js';
-import type { NewPet, Pet } from '../../pet.js';
+import { freezePet } from '../../validate.js';
+import type { NewPet, Pet } from '../../validate.js';
 import type { IdempotencyRecord, InsertOnceResult, PetStorage, StorageListQuery } from '../storage.js';
 
 /**

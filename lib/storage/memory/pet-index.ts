@@ -1,6 +1,6 @@
 import { petHeapBytes } from '../../capacity.js';
 import type { StorageUsage } from '../../capacity.js';
-import type { Pet, PetStatus } from '../../pet.js';
+import type { Pet, PetStatus } from '../../validate.js';
 import type { StorageListQuery } from '../storage.js';
 
 /** Position of the first pet in an id-ascending array whose id is greater than `after`. */

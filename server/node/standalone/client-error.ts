@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { errorResponse, newRequestId, REQUEST_ID_HEADER } from '../../core/index.js';
 import { PetstoreError } from '../../../lib/index.js';
-import { isDiscarding, lingerAndClose } from '../lingering-close.js';
+import { isDiscarding, lingerAndClose } from '../handler.js';
 
 /** The Error body for each failure Node's HTTP parser reports, by its error code. */
 function errorFor(code: string | undefined): PetstoreError {

@@ -2,9 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { HttpError } from '../../core/index.js';
-import { DEFAULT_BODY_LIMIT } from '../../core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../core/request.js';
 import { isIdle } from './client-error.js';
-import { closeAfterAnswer } from '../closing-connections.js';
+import { closeAfterAnswer } from '../handler.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PetstoreError } from '../../../lib/index.js';
 import type { RequestHeaders } from '../../core/index.js';
-import { closeAfterAnswer, isOnClosingConnection } from '../closing-connections.js';
+import { closeAfterAnswer, isOnClosingConnection } from '../handler.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
 

@@ -2,7 +2,7 @@ import { ServerResponse } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { trackResponse } from './client-error.js';
-import { closeAfterAnswer } from '../closing-connections.js';
+import { closeAfterAnswer } from '../handler.js';
 
 /** Time idle keep-alive connections keep at shutdown, so a request already on its way is answered rather than reset (ms). */
 export const SHUTDOWN_IDLE_GRACE = 1_000;

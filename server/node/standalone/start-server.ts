@@ -5,7 +5,7 @@ import { createRequestCore, DEFAULT_BASE_PATH } from '../../core/index.js';
 import type { PluginContext, RequestCore } from '../../core/index.js';
 import { PetstoreError } from '../../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
-import { closeByLingering } from '../lingering-close.js';
+import { closeByLingering } from '../handler.js';
 import { limitConnections } from './connection-budget.js';
 import type { ConnectionBudget } from './connection-budget.js';
 import { answerWithCore } from '../handler.js';

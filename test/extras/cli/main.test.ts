@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ALL_SETTINGS } from '../../../extras/cli/settings.js';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import { encodeHeader, encodePetRecord } from '../../../extras/file-storage/journal-format.js';
 import { createFileStorage } from '../../../extras/file-storage/index.js';
 import { call } from '../../support/http.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import { encodeHeader, encodePetRecord } from '../../../extras/file-storage/journal-format.js';
 import { call } from '../../support/http.js';
 import { jsonLines, runMain, spawnServer } from '../../support/process.js';

@@ -10,7 +10,7 @@ import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } 
 import type { Reply, TestServer } from '../../support/standalone-http.js';
 import { operationsOf, requestKeysOf, schemaValidator, statusOfExample } from '../../support/openapi-examples.js';
 import type { DocumentedOperation } from '../../support/openapi-examples.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/request.js';
 import type { JsonValue } from '../../../extras/docs-site/openapi/types.js';
 import type { OpenApiExample } from '../../../extras/docs-site/openapi/types.js';
 import type { OpenApiResponse } from '../../../extras/docs-site/openapi/types.js';

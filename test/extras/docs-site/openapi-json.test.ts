@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { createOpenApiDocument } from '../../../extras/docs-site/openapi/index.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/request.js';
 import { AUTH, assertError } from '../../support/http.js';
 import { call, createTestCore } from '../../support/inject.js';
 import type { TestCore } from '../../support/inject.js';

@@ -5,7 +5,7 @@ import { createOpenApiDocument } from '../../../extras/docs-site/openapi/index.j
 import type { OpenApiDocument } from '../../../extras/docs-site/openapi/index.js';
 import { API_KEY, AUTH, JSON_POST, assertError, call, parseRawResponses, rawExchange, startTestServer } from '../../support/standalone-http.js';
 import type { Reply, TestServer } from '../../support/standalone-http.js';
-import { DEFAULT_BODY_LIMIT } from '../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../server/core/request.js';
 import type { JsonValue } from '../../../extras/docs-site/openapi/types.js';
 import type { OpenApiMethod } from '../../../extras/docs-site/openapi/types.js';
 import type { OpenApiOperation } from '../../../extras/docs-site/openapi/types.js';

@@ -8,7 +8,7 @@ import type { FileStorage, FileStorageOptions } from '../../../extras/file-stora
 import { crc32 } from 'node:zlib';
 import { encodeHeader, encodeKeyedPetRecord, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE, MAX_NAME_BYTES } from '../../../extras/file-storage/journal-format.js';
 import { fingerprintNewPet } from '../../../lib/idempotency.js';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import type { IdempotencyRecord, InsertOnceResult, NewPet, Pet, PetStorage } from '../../../lib/index.js';
 import { runStorageContract } from '../../../server/testing/index.js';
 import { fsError, hookedFileSystem, journalPath, literally, logLines, rejection, samplePet, temporaryDirectory } from './fixtures.js';

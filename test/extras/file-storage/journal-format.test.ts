@@ -8,7 +8,7 @@ import {
 } from '../../../extras/file-storage/journal-format.js';
 import type { Frame } from '../../../extras/file-storage/journal-format.js';
 import { fingerprintNewPet } from '../../../lib/idempotency.js';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import type { NewPet, Pet, PetStatus } from '../../../lib/index.js';
 
 /** A frame around an arbitrary payload, with a correct checksum. */

@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import { describe, test } from 'node:test';
 import { createFileStorage, repairFile } from '../../../extras/file-storage/index.js';
 import { encodeHeader, encodePetRecord, encodeReserveRecord, FRAME_HEADER_SIZE, HEADER_SIZE } from '../../../extras/file-storage/journal-format.js';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import type { Pet, PetStorage } from '../../../lib/index.js';
 import { fsError, hookedFileSystem, journalPath, literally, rejection, samplePet } from './fixtures.js';
 

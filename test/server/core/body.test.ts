@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { bodyPieceLimit, checkJsonBodyHead, readBody, readJsonBody } from '../../../server/core/body.js';
+import { bodyPieceLimit, checkJsonBodyHead, readBody, readJsonBody } from '../../../server/core/request.js';
 import { HttpError } from '../../../server/core/http-error.js';
 import { parsedBodyOf } from '../../../server/core/request.js';
 import type { RequestBody } from '../../../server/core/request.js';

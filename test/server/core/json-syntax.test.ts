@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PetstoreError } from '../../../lib/index.js';
-import { decodeJsonBody } from '../../../server/core/body.js';
+import { decodeJsonBody } from '../../../server/core/request.js';
 import { findJsonSyntaxProblem } from '../../../server/core/json-syntax.js';
 
 /** Texts that are not JSON, with the reason and position the scanner gives. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freezePet } from '../../../lib/pet.js';
+import { freezePet } from '../../../lib/validate.js';
 import type { Pet } from '../../../lib/index.js';
 import { DEFAULT_JSON_CACHE_BYTES, PageJsonCache, PetJsonCache } from '../../../server/core/pet-json.js';
 

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { discardIncoming, isDiscarding, LINGER_BYTES, lingerAndClose } from '../../../server/node/lingering-close.js';
+import { discardIncoming, isDiscarding, LINGER_BYTES, lingerAndClose } from '../../../server/node/handler.js';
 import { API_KEY, parseRawResponses, startTestServer } from '../../support/http.js';
 import type { TestServer } from '../../support/http.js';
 

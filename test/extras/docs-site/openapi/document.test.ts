@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { DEFAULT_LIMIT, ERROR_CODES, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, INTERFACE_VERSION, MAX_LIMIT, MAX_NAME_LENGTH, MIN_LIMIT, PET_STATUSES } from '../../../../lib/index.js';
-import { NEW_PET_FIELDS, REQUIRED_NEW_PET_FIELDS } from '../../../../lib/pet.js';
+import { NEW_PET_FIELDS, REQUIRED_NEW_PET_FIELDS } from '../../../../lib/validate.js';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import type { OpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import type { JsonValue } from '../../../../extras/docs-site/openapi/types.js';

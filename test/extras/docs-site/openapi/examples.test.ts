@@ -5,7 +5,7 @@ import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/inde
 import type { OpenApiDocument, OpenApiDocumentOptions } from '../../../../extras/docs-site/openapi/index.js';
 import { allowExamples, NOT_REPLAYABLE, refusedRequests } from '../../../../extras/docs-site/openapi/examples.js';
 import { operationsOf, requestKeysOf, responsesOf, schemaValidator, statusOfExample } from '../../../support/openapi-examples.js';
-import { DEFAULT_BODY_LIMIT } from '../../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../../server/core/request.js';
 import type { JsonValue } from '../../../../extras/docs-site/openapi/types.js';
 import type { OpenApiExample } from '../../../../extras/docs-site/openapi/types.js';
 import type { OpenApiResponse } from '../../../../extras/docs-site/openapi/types.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ERROR_CODES } from '../../../../lib/index.js';
-import { DEFAULT_BODY_LIMIT } from '../../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../../server/core/request.js';
 import { ORDER_OF_CHECKS } from '../../../../server/core/order-of-checks.js';
 import { referenceDecisions } from '../../../../extras/docs-site/reference/decisions.js';
 import { PAST_EACH_CHECK, checkViews, refusalOf, shapedAnswers } from '../../../../extras/docs-site/reference/explanations.js';

@@ -12,7 +12,7 @@ import type { OpenApiDocument } from '../../../../extras/docs-site/openapi/index
 import { inject } from '../../../../server/testing/index.js';
 import type { InjectResponse } from '../../../../server/testing/index.js';
 import { API_KEY, AUTH } from '../../../support/http.js';
-import { DEFAULT_BODY_LIMIT } from '../../../../server/core/body.js';
+import { DEFAULT_BODY_LIMIT } from '../../../../server/core/request.js';
 import type { OpenApiMediaType, OpenApiParameter } from '../../../../extras/docs-site/openapi/types.js';
 import { docsSite } from '../../../../extras/docs-site/index.js';
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { keyHeapBytes, MAP_ENTRY_HEAP_BYTES, petHeapBytes, stringHeapBytes } from '../../../../lib/capacity.js';
 import { fingerprintNewPet } from '../../../../lib/idempotency.js';
 import { createMemoryStorage } from '../../../../lib/index.js';
-import { freezePet } from '../../../../lib/pet.js';
+import { freezePet } from '../../../../lib/validate.js';
 import { KEY_SHARD_SIZE, KeyIndex, ShardedMap } from '../../../../lib/storage/memory/key-index.js';
 
 const REX = { name: 'Rex', categoryId: 1 };
