@@ -79,7 +79,7 @@ describe('the packed package, installed as the README says', () => {
     assert.deepEqual((await readdir(join(installed, 'examples'))).sort(), [
       'custom-storage.ts', 'embed-in-process.ts', 'hosts', 'mount-in-existing-server.ts', 'quickstart-messages.ts', 'remote-client.ts', 'seed-pets.json',
     ]);
-    assert.deepEqual((await readdir(join(installed, 'bench'))).sort(), ['RESULTS-file-storage.md', 'RESULTS-postgres.md', 'RESULTS.md']);
+    assert.deepEqual((await readdir(join(installed, 'bench'))).sort(), ['RESULTS-file-storage.md', 'RESULTS-gauge.md', 'RESULTS-postgres.md', 'RESULTS.md']);
     const scripts = (JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     // A consumer's npm would run none of these, but they are install scripts by name, and tools warn of them.
     for (const name of ['prepare', 'preinstall', 'install', 'postinstall']) assert.equal(scripts[name], undefined, name);
