@@ -19,7 +19,7 @@ export interface BareResponse {
 export interface CoreResponse extends BareResponse {
   /** The request's id, which `headers` carry as `X-Request-Id`. */
   readonly requestId: string;
-  /** The operation (or extra route) that answered; undefined when the request reached none (401, 404, 405, OPTIONS, a missing Host). */
+  /** The operation (or root route) that answered; undefined when the request reached none (401, 404, 405, OPTIONS, a missing Host). */
   readonly operation: string | undefined;
 }
 
