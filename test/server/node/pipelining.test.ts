@@ -106,7 +106,13 @@ describe('pipelining in the standalone server', () => {
           }
         })();
         assert.equal(responses[0]?.status, status, `${lines + 1} lines`);
-        if (status === 431) assert.deepEqual(JSON.parse(responses[0]?.body.toString('utf8') ?? ''), { code: 'headers_too_large', message: `The request has more than ${MAX_HEADER_LINES} header lines`, status: 431 });
+        // 1,400 lines of 11 bytes: Node 22 and later count a head's size so that their own 16 KiB limit may refuse it first, in its own words.
+        const words = lines === MAX_HEADER_LINES ? [`The request has more than ${MAX_HEADER_LINES} header lines`] : [`The request has more than ${MAX_HEADER_LINES} header lines`, 'The request headers are too large'];
+        if (status === 431) {
+          const body = JSON.parse(responses[0]?.body.toString('utf8') ?? '') as { code: string; message: string; status: number };
+          assert.deepEqual({ code: body.code, status: body.status }, { code: 'headers_too_large', status: 431 });
+          assert.ok(words.includes(body.message), body.message);
+        }
         connection.socket.destroy();
       }
     } finally {
