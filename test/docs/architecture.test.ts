@@ -127,7 +127,9 @@ describe('docs/architecture.md', () => {
       assert.ok(documented !== undefined, `a ### \`${operation}\` section with a numbered list of files`);
       assert.ok(documented.walk.length > 0 && documented.walk.length <= MOST_FILES_PER_WALK, documented.walk.join(', '));
       const run = await filesRunBy(session, () => exchange(origins.mounted));
-      assert.deepEqual([...documented.walk].sort(), run.files, 'the walk is the kernel files a request runs on createHandler');
+      // The standalone server beside it in this process may run its own connection care meanwhile (on Node 26, a keep-alive socket's close): its folder is its own, never the mounted door's.
+      const files = run.files.filter((file) => !file.startsWith(STANDALONE_FOLDER));
+      assert.deepEqual([...documented.walk].sort(), files, 'the walk is the kernel files a request runs on createHandler');
       // A function or method of the engine that a step names after its file is one the request ran, not a sibling of it.
       const idle = [...documented.named].filter(([file]) => file.startsWith('lib/')).flatMap(([file, names]) => names
         .filter((name) => isFunctionOf(sourceOf(file) ?? '', name) && run.ran.get(file)?.has(name) !== true)
