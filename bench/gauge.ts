@@ -1,13 +1,14 @@
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { commitOf, startCommandOf, startCommandText } from './against.js';
 import type { StartCommand } from './against.js';
 import { gaugeTable, processCpuMicroseconds, summariseRoute, threadCores } from './gauge-figures.js';
 import type { RouteSamples } from './gauge-figures.js';
-import { luaScript, parseWrk, prefillOverHttp, SCENARIOS, wrk } from './http.js';
+import { luaScript, parseWrk, prefillOverHttp, SCENARIOS, startBenchServer, wrk } from './http.js';
 import { BENCH_KEY } from './servers/fixture.js';
 import { hasCommand, ROOT, run, startProcess, stopProcess } from './support.js';
 
@@ -21,7 +22,10 @@ and its table goes in the change's description.
 
 Options:
   --against <rev>   the revision to compare with (default: v3.0.0 when that tag exists, else 762c6c9,
-                    the commit 3.0.0 was released from)
+                    the commit 3.0.0 was released from), or \`lean-fastify\`: fastify 5 as a user
+                    writes it (bench/servers/lean-fastify.ts, started as \`npm run bench\` starts it)
+  --node <major>    run both servers (and the build) on the latest release of that Node major, as
+                    \`npm run bench -- --node <major>\` does
   --rounds <n>      rounds, each with a fresh process of each build (default 4)
   --duration <s>    whole seconds of wrk measured per route, build and round (default 1)
   --warmup <s>      whole seconds of wrk before each measurement, not counted (default 1)
@@ -41,6 +45,12 @@ interface GaugeBuild {
   start: StartCommand;
 }
 
+/** The comparison server `--against` may name instead of a revision. */
+const LEAN_FASTIFY = 'lean-fastify';
+
+/** What the gauge compares this build with: another revision of the project, or lean fastify. */
+type AgainstBuild = GaugeBuild | typeof LEAN_FASTIFY;
+
 /** The requests the reads' warm-up sends; wrk needs a scenario for its URL, the script chooses the requests. */
 const READS_WARM_UP = SCENARIOS.find((scenario) => scenario.name === 'GET /v1/pets/42') as (typeof SCENARIOS)[number];
 
@@ -57,6 +67,7 @@ function readsWarmUpScript(): string {
 /** The settings of one run. */
 interface GaugeSettings {
   against: string | undefined;
+  nodeMajor: string | undefined;
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -68,6 +79,7 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
     args: [...argv],
     options: {
       against: { type: 'string' },
+      node: { type: 'string' },
       rounds: { type: 'string', default: '4' },
       duration: { type: 'string', default: '1' },
       warmup: { type: 'string', default: '1' },
@@ -83,7 +95,8 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
   if (values.against !== undefined && !/^[^\s-][^\s\x00-\x1f\x7f]*$/.test(values.against)) {
     throw new Error(`--against needs a git revision such as 762c6c9, not ${JSON.stringify(values.against)}`);
   }
-  return { against: values.against, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), isHelp: values.help };
+  if (values.node !== undefined && !/^\d+$/.test(values.node)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(values.node)}`);
+  return { against: values.against, nodeMajor: values.node, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), isHelp: values.help };
 }
 
 /** The last release: its tag when it has one, else the commit it was made from. */
@@ -146,7 +159,12 @@ async function revisionBuild(revision: string, log: (line: string) => void): Pro
  * PETSTORE_API_KEYS in its environment, pinned with all its threads to core 0, and fills it with the
  * 1,000 pets through `POST /v1/pets`.
  */
-async function startBuild(build: GaugeBuild): Promise<{ child: ChildProcess; origin: string; pid: number }> {
+async function startBuild(build: AgainstBuild): Promise<{ child: ChildProcess; origin: string; pid: number }> {
+  if (build === LEAN_FASTIFY) {
+    // It fills itself with the same 1,000 pets and checks that it runs on core 0 only.
+    const { child, origin } = await startBenchServer(LEAN_FASTIFY, '');
+    return { child, origin, pid: child.pid as number };
+  }
   const env = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
   const args = [...build.start.nodeArguments, build.start.script, ...build.start.args];
   const { child, match } = await startProcess(args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: build.root, timeoutMs: 60_000 });
@@ -164,11 +182,33 @@ async function startBuild(build: GaugeBuild): Promise<{ child: ChildProcess; ori
   }
 }
 
+/**
+ * Runs this script again on the latest release of a Node major, fetched by the test matrix's
+ * installer (scripts/test-node.sh) and first on PATH, so the build and both servers run on it.
+ */
+async function runOnNode(major: string): Promise<number> {
+  const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
+  const folder = stdout.trim().split('\n').at(-1) ?? '';
+  const child = spawn(join(folder, 'node'), ['--import', 'tsx', resolve(ROOT, 'bench', 'gauge.ts'), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` },
+  });
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
+  });
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const settings = readGaugeSettings(process.argv.slice(2));
   if (settings.isHelp) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (settings.nodeMajor !== undefined && settings.nodeMajor !== process.versions.node.split('.')[0]) {
+    process.exitCode = await runOnNode(settings.nodeMajor);
     return;
   }
   for (const command of ['wrk', 'taskset']) {
@@ -179,7 +219,13 @@ async function main(): Promise<void> {
   const againstRevision = settings.against ?? (await lastRelease());
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
   const current: GaugeBuild = { name: 'this build', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
-  const against = await revisionBuild(againstRevision, log);
+  let against: AgainstBuild = LEAN_FASTIFY;
+  if (againstRevision === LEAN_FASTIFY) {
+    // Compiled by tsc as `npm run bench` compiles it (bench/tsconfig.json), so it runs through no loader.
+    await run(resolve(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', resolve(ROOT, 'bench', 'tsconfig.json')], { cwd: ROOT });
+  } else {
+    against = await revisionBuild(againstRevision, log);
+  }
   const headCommit = (await run('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT })).stdout.trim();
   const isClean = (await run('git', ['status', '--porcelain', '--', 'lib', 'server', 'extras/cli'], { cwd: ROOT })).stdout.trim() === '';
 
@@ -229,7 +275,7 @@ async function main(): Promise<void> {
   const summaries = samples.map(summariseRoute);
   const loadAfter = loadavg();
   log('');
-  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${against === LEAN_FASTIFY ? 'bench/servers/lean-fastify.ts' : startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   log('');
   log(gaugeTable(summaries, againstRevision));
   const slower = summaries.filter((summary) => summary.isSlower);
