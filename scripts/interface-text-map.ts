@@ -1,32 +1,12 @@
-// The module that carries docs/spec-conformance.md's table of clauses (clause → code → test) into the
-// interface's page: the document is the one place the map is written, and `npm run interface-text`
-// generates this module from it, as it does the text; test/docs/spec-conformance.test.ts fails when the
-// module is older than the document.
+// Generates the data that carries docs/spec-conformance.md's table of clauses (clause → code → test)
+// into the interface's page: the document is the one place the map is written, and `npm run
+// interface-text` writes it as JSON beside the module that types it, as it writes the text;
+// test/docs/spec-conformance.test.ts fails when the data is older than the document.
+import type { CitedFile, ConformanceMap, HeldClause } from '../extras/docs-site/reference/conformance-map.js';
 import { inlineMarkdownHtml } from './markdown-html.js';
 
-/** Where the generated module lives, from the repository's root. */
-export const CONFORMANCE_MAP_MODULE = 'extras/docs-site/reference/conformance-map.ts';
-
-/** A file a cell cites, with the symbols (code) or test names (tests) it cites in it. */
-export interface CitedFile {
-  readonly path: string;
-  readonly names: readonly string[];
-}
-
-/** One row of the table of clauses, as the interface's page shows it. */
-export interface HeldClause {
-  /** The sections of the interface it maps (`4.3`, `9`). */
-  readonly sections: readonly string[];
-  /** What follows the numbers in its clause cell (`NewPet`), as HTML; empty when nothing does. */
-  readonly labelHtml: string;
-  /** What the spec says, as HTML. */
-  readonly saysHtml: string;
-  readonly code: readonly CitedFile[];
-  readonly tests: readonly CitedFile[];
-  /** A cell that cites no file (`nothing to implement: …`), as HTML. */
-  readonly codeNoteHtml?: string;
-  readonly testsNoteHtml?: string;
-}
+/** Where the generated data lives, from the repository's root. */
+export const CONFORMANCE_MAP_DATA = 'extras/docs-site/reference/conformance-map.json';
 
 /** A repository path as the document cites it (`lib/validate.ts`), as test/docs/citations.ts reads one. */
 const CITED_PATH = /^[\w-]+(\/[\w.-]+)+\.\w+$/;
@@ -83,32 +63,12 @@ export function repositoryFilesUrl(packageJson: unknown): string | undefined {
   return /^https:\/\/[^/]+\/[\w.-]+\/[\w.-]+$/.test(web) ? `${web}/blob/HEAD/` : undefined;
 }
 
-/** The source of the generated module for a text of docs/spec-conformance.md and the package's repository. */
-export function conformanceMapModule(markdown: string, filesUrl: string | undefined): string {
-  return `// Generated from docs/spec-conformance.md by \`npm run interface-text\`: edit that file and run the script, never this one.
-// A test fails when this module is older than the document.
-
-/** A file a row cites, with the symbols or test names it cites in it. */
-export interface CitedFile {
-  readonly path: string;
-  readonly names: readonly string[];
-}
-
-/** One clause the implementation maps: the sections, what the spec says, and the code and tests that hold it. */
-export interface HeldClause {
-  readonly sections: readonly string[];
-  readonly labelHtml: string;
-  readonly saysHtml: string;
-  readonly code: readonly CitedFile[];
-  readonly tests: readonly CitedFile[];
-  readonly codeNoteHtml?: string;
-  readonly testsNoteHtml?: string;
-}
-
-/** Where a repository path opens (package.json's \`repository\`), or undefined: then a path is to open in a clone. */
-export const REPOSITORY_FILES_URL: string | undefined = ${filesUrl === undefined ? 'undefined' : JSON.stringify(filesUrl)};
-
-/** The rows of docs/spec-conformance.md's table of clauses, in its order. */
-export const HELD_CLAUSES: readonly HeldClause[] = ${JSON.stringify(heldClauses(markdown), null, 2)};
-`;
+/** The generated data (JSON text) for a text of docs/spec-conformance.md and the package's repository. */
+export function conformanceMapData(markdown: string, filesUrl: string | undefined): string {
+  const data: ConformanceMap & { readonly $comment: string } = {
+    $comment: 'Generated from docs/spec-conformance.md by `npm run interface-text`: edit that file and run the script, never this one. Typed by conformance-map.ts.',
+    repositoryFilesUrl: filesUrl ?? null,
+    clauses: heldClauses(markdown),
+  };
+  return `${JSON.stringify(data, null, 2)}\n`;
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { HELD_CLAUSES, REPOSITORY_FILES_URL } from '../../extras/docs-site/reference/conformance-map.js';
 import { textWithHeldClauses } from '../../extras/docs-site/reference/interface-page.js';
-import { CONFORMANCE_MAP_MODULE, citedFiles, conformanceMapModule, heldClauses, repositoryFilesUrl } from '../../scripts/interface-text-map.js';
+import { CONFORMANCE_MAP_DATA, citedFiles, conformanceMapData, heldClauses, repositoryFilesUrl } from '../../scripts/interface-text-map.js';
 import { CITED_PATH, ROOT, citationProblems, declares, hasTest, sourceOf } from './citations.js';
 
 const DOCUMENT = await readFile(resolve(ROOT, 'docs', 'spec-conformance.md'), 'utf8');
@@ -59,10 +59,10 @@ describe('docs/spec-conformance.md', () => {
 });
 
 describe('the interface\'s page and docs/spec-conformance.md read one map', () => {
-  test('extras/docs-site/reference/conformance-map.ts is docs/spec-conformance.md\'s table of clauses (run `npm run interface-text` after editing the document)', async () => {
-    const generated = await readFile(resolve(ROOT, CONFORMANCE_MAP_MODULE), 'utf8');
+  test('extras/docs-site/reference/conformance-map.json is docs/spec-conformance.md\'s table of clauses (run `npm run interface-text` after editing the document)', async () => {
+    const generated = await readFile(resolve(ROOT, CONFORMANCE_MAP_DATA), 'utf8');
     const filesUrl = repositoryFilesUrl(JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')));
-    assert.ok(generated === conformanceMapModule(DOCUMENT, filesUrl), `${CONFORMANCE_MAP_MODULE} is older than docs/spec-conformance.md or package.json: run npm run interface-text`);
+    assert.ok(generated === conformanceMapData(DOCUMENT, filesUrl), `${CONFORMANCE_MAP_DATA} is older than docs/spec-conformance.md or package.json: run npm run interface-text`);
     assert.equal(REPOSITORY_FILES_URL, filesUrl);
     const rows = citations(DOCUMENT.slice(DOCUMENT.indexOf('## Clauses'), DOCUMENT.indexOf('## Where the spec is silent')));
     assert.equal(HELD_CLAUSES.length, rows.length, 'a clause for each row of the table');

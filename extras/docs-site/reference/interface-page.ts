@@ -42,7 +42,7 @@ export interface HeldClausesOptions {
 
 /**
  * The interface's text (HTML) with, at the end of each numbered section, the clauses that cite it
- * (docs/spec-conformance.md's table, generated into conformance-map.ts), each with the code and tests that hold it.
+ * (docs/spec-conformance.md's table, generated into conformance-map.json), each with the code and tests that hold it.
  */
 export function textWithHeldClauses(html: string, clauses: readonly HeldClause[], options: HeldClausesOptions): string {
   const where = options.filesUrl === undefined ? 'paths from the root of a clone of the repository' : 'each file linked in the repository';
