@@ -2,7 +2,7 @@ import type { Answer, RequestSpec } from './exchange.js';
 import type { FilledStore } from './fixture.js';
 import type { ResponseValidator } from './response-validator.js';
 import type { SpecPetStatus } from './spec.js';
-import type { CheckInfo } from './types.js';
+import type { CheckInfo, Level } from './types.js';
 
 /** The body of a createPet request the kit sends: always named `conformance-<runId>-…` [spec 2, NewPet]. */
 export interface NewPetBody {
@@ -52,9 +52,9 @@ export interface Check extends CheckInfo {
   run(context: CheckContext): Promise<string>;
 }
 
-/** A check from its fields; the group is the first segment of its id. */
-export function defineCheck(fields: Omit<Check, 'group'>): Check {
-  return { ...fields, group: fields.id.split('/')[0] as string };
+/** A check of `clause` at `level` from its fields; the group is the first segment of its id. */
+export function defineCheck(clause: string, level: Level, fields: Omit<Check, 'group' | 'clause' | 'level'>): Check {
+  return { ...fields, clause, level, group: fields.id.split('/')[0] as string };
 }
 
 /** A NewPet the kit may create, named for this run. */

@@ -56,7 +56,7 @@ export class NoAnswerError extends Error {
 export class SetupError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'SetupError';
+    this.name = new.target.name;
   }
 }
 
@@ -64,7 +64,6 @@ export class SetupError extends Error {
 export class UnreachableServerError extends SetupError {
   constructor(baseUrl: string, reason: string) {
     super(`cannot reach ${baseUrl}: ${reason}`);
-    this.name = 'UnreachableServerError';
   }
 }
 
@@ -72,7 +71,6 @@ export class UnreachableServerError extends SetupError {
 export class RefusedKeyError extends SetupError {
   constructor(evidence: string) {
     super(`the key was refused: ${evidence}; give a key the server accepts`);
-    this.name = 'RefusedKeyError';
   }
 }
 
@@ -80,7 +78,6 @@ export class RefusedKeyError extends SetupError {
 export class WrongBaseUrlError extends SetupError {
   constructor(baseUrl: string, evidence: string) {
     super(`nothing answers the interface at ${baseUrl}: does the base URL end in the version prefix, e.g. /v1? (${evidence})`);
-    this.name = 'WrongBaseUrlError';
   }
 }
 

@@ -9,13 +9,8 @@ export interface Summary {
 
 /** Counts the outcomes. */
 export function summarize(results: readonly CheckResult[]): Summary {
-  const summary: Summary = { passed: 0, failed: 0, skipped: 0 };
-  for (const { outcome } of results) {
-    if (outcome === 'pass') summary.passed++;
-    else if (outcome === 'fail') summary.failed++;
-    else summary.skipped++;
-  }
-  return summary;
+  const count = (outcome: CheckResult['outcome']): number => results.filter((result) => result.outcome === outcome).length;
+  return { passed: count('pass'), failed: count('fail'), skipped: count('skip') };
 }
 
 /** The closing line of a run: `N passed, N failed, N skipped`. */
@@ -73,27 +68,20 @@ function testCase(result: CheckResult): string {
   return `${open}>\n      <failure message="${xml(message)}" type="${xml(result.source)}">${xml(text)}</failure>\n    </testcase>`;
 }
 
+/** The `name`, counts and `time` attributes of a `<testsuite>` or `<testsuites>` element. */
+function suiteAttributes(name: string, results: readonly CheckResult[]): string {
+  const { failed, skipped } = summarize(results);
+  const time = seconds(results.reduce((total, result) => total + result.durationMs, 0));
+  return `name="${xml(name)}" tests="${results.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${time}"`;
+}
+
 /** A JUnit XML report of a run (`--junit-report`): one `<testsuite>` per group, one `<testcase>` per check. */
 export function toJunitXml(run: { baseUrl: string; level: Level }, results: readonly CheckResult[]): string {
   const groups = [...new Set(results.map((result) => result.group))];
   const suites = groups.map((group) => {
     const members = results.filter((result) => result.group === group);
-    const { failed, skipped } = summarize(members);
-    const time = seconds(members.reduce((total, result) => total + result.durationMs, 0));
-    return [
-      `  <testsuite name="${xml(group)}" tests="${members.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${time}">`,
-      ...members.map(testCase),
-      '  </testsuite>',
-    ].join('\n');
+    return [`  <testsuite ${suiteAttributes(group, members)}>`, ...members.map(testCase), '  </testsuite>'].join('\n');
   });
-  const { failed, skipped } = summarize(results);
-  const time = seconds(results.reduce((total, result) => total + result.durationMs, 0));
-  const name = xml(`petstore conformance (${run.level}) of ${run.baseUrl}`);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${name}" tests="${results.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${time}">`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  const name = `petstore conformance (${run.level}) of ${run.baseUrl}`;
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites ${suiteAttributes(name, results)}>`, ...suites, '</testsuites>', ''].join('\n');
 }

@@ -21,10 +21,8 @@ const WRONG_KEYS: readonly { name: string; credential: Credential; words: string
 ];
 
 /** Every operation answers 401 with the Error body when the key is missing or invalid [spec 5.1, 5.4, 7]. */
-const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS.map(({ operation, request }) => defineCheck({
+const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS.map(({ operation, request }) => defineCheck('5.4', 'spec', {
   id: `auth/${wrongKey.name}/${operation}`,
-  clause: '5.4',
-  level: 'spec',
   title: `${operation} ${wrongKey.words} answers 401 with the Error body`,
   source: 'spec 5.1, 5.4, 7',
   async run(context) {
@@ -58,10 +56,8 @@ const CHALLENGES: readonly { name: string; credential: Credential; keyIs: string
 
 /** The `WWW-Authenticate` of each 401, then the scheme's case. */
 const CHALLENGE_CHECKS: Check[] = [
-  ...CHALLENGES.map((expectation) => defineCheck({
+  ...CHALLENGES.map((expectation) => defineCheck('5.4', 'reference', {
     id: `auth/challenge/${expectation.name}`,
-    clause: '5.4',
-    level: 'reference',
     title: expectation.title,
     source: clauseDecision('5.4', expectation.rfc),
     async run(context) {
@@ -72,10 +68,8 @@ const CHALLENGE_CHECKS: Check[] = [
       return challenge;
     },
   })),
-  defineCheck({
+  defineCheck('5.2', 'reference', {
     id: 'auth/scheme-case-insensitive',
-    clause: '5.2',
-    level: 'reference',
     title: 'The key is accepted with the scheme written `bearer`, as scheme names are case-insensitive',
     source: clauseDecision('5.2', 'RFC 9110 §11.1'),
     async run(context) {

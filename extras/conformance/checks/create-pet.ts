@@ -34,10 +34,8 @@ export const INVALID_BODY_IDS: readonly string[] = INVALID_BODIES.map((invalid) 
 
 /** The checks of what spec 4.2 states. */
 const SPEC_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.2', 'spec', {
     id: 'create/created',
-    clause: '4.2',
-    level: 'spec',
     title: 'createPet answers 201 with the Pet: the fields sent and a new integer id',
     source: 'spec 2, 4.2',
     async run(context) {
@@ -45,10 +43,8 @@ const SPEC_CHECKS: Check[] = [
       return `201 with pet ${pet.id}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'spec', {
     id: 'create/without-status',
-    clause: '4.2',
-    level: 'spec',
     title: 'createPet accepts a NewPet without the optional status',
     source: 'spec 2, 4.2',
     async run(context) {
@@ -56,10 +52,8 @@ const SPEC_CHECKS: Check[] = [
       return `201 with pet ${pet.id}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'spec', {
     id: 'create/distinct-ids',
-    clause: '4.2',
-    level: 'spec',
     title: 'createPet assigns each new pet an id of its own',
     source: 'spec 2 (Pet.id: unique), 4.2',
     async run(context) {
@@ -69,10 +63,8 @@ const SPEC_CHECKS: Check[] = [
       return `ids ${first.pet.id} and ${second.pet.id}`;
     },
   }),
-  ...INVALID_BODIES.map((invalid) => defineCheck({
+  ...INVALID_BODIES.map((invalid) => defineCheck('4.2', 'spec', {
     id: `create/${invalid.id}`,
-    clause: '4.2',
-    level: 'spec',
     title: `createPet ${invalid.title} answers 400 with the Error body`,
     source: 'spec 4.2, 7',
     async run(context) {
@@ -99,10 +91,8 @@ function oversizedBody(context: CheckContext): string {
 
 /** The checks of this project's decisions about createPet. */
 const REFERENCE_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/location',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet answers 201 with a Location naming the new pet',
     source: clauseDecision('4.2', 'RFC 9110 §15.3.2'),
     async run(context) {
@@ -113,10 +103,8 @@ const REFERENCE_CHECKS: Check[] = [
       return `Location: ${location}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/no-default-status',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet leaves `status` out of a pet created without one',
     source: decision('Default `status`'),
     async run(context) {
@@ -125,10 +113,8 @@ const REFERENCE_CHECKS: Check[] = [
       return `201 with pet ${pet.id}, no status`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/unknown-field',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet rejects unknown fields, `id` included, with 400 validation_failed',
     source: decision('Unknown fields (`id`, `__proto__`, …)'),
     async run(context) {
@@ -138,10 +124,8 @@ const REFERENCE_CHECKS: Check[] = [
       return '400 validation_failed naming `colour`, then `id`';
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/every-violation-listed',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet lists every problem of a body in `details` at once',
     source: decision('Every problem or the first?'),
     async run(context) {
@@ -149,10 +133,8 @@ const REFERENCE_CHECKS: Check[] = [
       return '400 validation_failed naming `name`, `categoryId` and `status`';
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/invalid-json',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet answers a body that is not JSON with 400 invalid_json',
     source: clauseDecision('4.2', 'RFC 8259'),
     async run(context) {
@@ -160,10 +142,8 @@ const REFERENCE_CHECKS: Check[] = [
       return expectErrorCode(answer, 400, 'invalid_json', 'the body is not JSON');
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/unsupported-media-type',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet answers a body sent as text/plain with 415 and Accept-Post: application/json',
     source: clauseDecision('5.5', 'RFC 9110 §15.5.16'),
     async run(context) {
@@ -174,10 +154,8 @@ const REFERENCE_CHECKS: Check[] = [
       return '415 with Accept-Post: application/json';
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'create/payload-too-large',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet answers a body over 64 KiB with 413',
     source: decision('Request size limit'),
     async run(context) {

@@ -19,10 +19,8 @@ function bodyOf(answer: Answer): unknown {
  * The checks that hold every answer of the run to the OpenAPI document (validateResponse): each runs
  * after the others, so it sees their answers.
  */
-export const DOCUMENT_CHECKS: readonly Check[] = OPERATIONS.map(({ operationId, clause, request }) => defineCheck({
+export const DOCUMENT_CHECKS: readonly Check[] = OPERATIONS.map(({ operationId, clause, request }) => defineCheck(clause, 'reference', {
   id: `document/${operationId}`,
-  clause,
-  level: 'reference',
   title: `Every ${operationId} answer of the run matches the OpenAPI document (openapi.json)`,
   source: `openapi.json, operation ${operationId} (createOpenApiDocument)`,
   async run(context) {

@@ -16,10 +16,8 @@ async function failingRequests(context: CheckContext): Promise<RequestSpec[]> {
 
 /** The checks of the Error body [spec 2, 7]. */
 export const ERROR_CHECKS: readonly Check[] = [
-  defineCheck({
+  defineCheck('7', 'spec', {
     id: 'errors/status-matches',
-    clause: '7',
-    level: 'spec',
     title: 'Every error answer has the Error body, whose status is the HTTP status',
     source: 'spec 2 (Error.status), 7',
     async run(context) {

@@ -17,10 +17,8 @@ function getPet(context: CheckContext, id: number | string): Promise<Answer> {
 
 /** The checks of what spec 4.3 states. */
 const SPEC_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.3', 'spec', {
     id: 'get/created-pet',
-    clause: '4.3',
-    level: 'spec',
     title: 'getPet answers 200 with the pet createPet created',
     source: 'spec 4.2, 4.3',
     async run(context) {
@@ -32,10 +30,8 @@ const SPEC_CHECKS: Check[] = [
       return `200 with pet ${pet.id}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.3', 'spec', {
     id: 'get/missing-pet',
-    clause: '4.3',
-    level: 'spec',
     title: 'getPet answers 404 with the Error body for an id no pet has',
     source: 'spec 4.3, 7',
     async run(context) {
@@ -60,10 +56,8 @@ function expectDeprecation(context: CheckContext, answer: Answer): void {
 
 /** The checks of this project's decisions about getPet. */
 const REFERENCE_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.3', 'reference', {
     id: 'get/invalid-pet-id',
-    clause: '4.3',
-    level: 'reference',
     title: 'getPet answers a petId that is not a decimal integer with 400 invalid_parameter',
     source: decision('`petId` forms'),
     async run(context) {
@@ -71,10 +65,8 @@ const REFERENCE_CHECKS: Check[] = [
       return expectErrorCode(answer, 400, 'invalid_parameter', '`petId` is not an integer [spec 4.3]');
     },
   }),
-  defineCheck({
+  defineCheck('4.3', 'reference', {
     id: 'deprecation/getPet',
-    clause: '4.3',
-    level: 'reference',
     title: 'getPet answers with Deprecation, Sunset and the successor Link',
     source: decision('Deprecation date of `getPet`', 'RFC 9745, RFC 8594, RFC 8288'),
     async run(context) {
@@ -85,10 +77,8 @@ const REFERENCE_CHECKS: Check[] = [
       return 'Deprecation, Sunset and Link present';
     },
   }),
-  defineCheck({
+  defineCheck('4.3', 'reference', {
     id: 'deprecation/getPet-errors',
-    clause: '4.3',
-    level: 'reference',
     title: 'getPet answers its errors with the deprecation headers too',
     source: decision('Which `getPet` answers carry the deprecation headers'),
     async run(context) {

@@ -27,10 +27,8 @@ async function expectHead(context: CheckContext, path: string, extraHeader?: str
 
 /** The checks of HTTP behaviour around the operations, as this project decided it. */
 export const HTTP_CHECKS: readonly Check[] = [
-  defineCheck({
+  defineCheck('4', 'reference', {
     id: 'http/method-not-allowed',
-    clause: '4',
-    level: 'reference',
     title: 'A known path answers another method with 405 and Allow',
     source: decision('Order of checks', 'RFC 9110 §15.5.6'),
     async run(context) {
@@ -43,10 +41,8 @@ export const HTTP_CHECKS: readonly Check[] = [
       return `Allow: ${allowed(onPets).join(', ')} and ${allowed(onPet).join(', ')}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'reference', {
     id: 'http/head/listPets',
-    clause: '4.1',
-    level: 'reference',
     title: 'HEAD on /pets answers the headers of listPets without a body',
     source: decision('`HEAD`', 'RFC 9110 §9.3.2'),
     async run(context) {
@@ -54,10 +50,8 @@ export const HTTP_CHECKS: readonly Check[] = [
       return '200 without a body';
     },
   }),
-  defineCheck({
+  defineCheck('4.3', 'reference', {
     id: 'http/head/getPet',
-    clause: '4.3',
-    level: 'reference',
     title: 'HEAD on /pets/{petId} answers the headers of getPet without a body',
     source: decision('`HEAD`', 'RFC 9110 §9.3.2'),
     async run(context) {
@@ -73,10 +67,8 @@ export const HTTP_CHECKS: readonly Check[] = [
       return '200 without a body, with the GET\'s headers';
     },
   }),
-  defineCheck({
+  defineCheck('4', 'reference', {
     id: 'http/options',
-    clause: '4',
-    level: 'reference',
     title: 'OPTIONS on a known path answers 204 with Allow, without a key',
     source: decision('Requests served without a key', 'RFC 9110 §9.3.7'),
     async run(context) {
@@ -89,10 +81,8 @@ export const HTTP_CHECKS: readonly Check[] = [
       return `Allow: ${allowed(onPets).join(', ')} and ${allowed(onPet).join(', ')}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.4', 'reference', {
     id: 'http/unknown-path',
-    clause: '4.4',
-    level: 'reference',
     title: 'A path the interface does not describe (GET /store/orders) answers 404 with the Error body',
     source: clauseDecision('4.4', 'spec 4.4: the store area is named only'),
     async run(context) {
@@ -100,10 +90,8 @@ export const HTTP_CHECKS: readonly Check[] = [
       return `404 ${error.code}`;
     },
   }),
-  defineCheck({
+  defineCheck('5.1', 'reference', {
     id: 'http/auth-first',
-    clause: '5.1',
-    level: 'reference',
     title: 'Without a key, an unknown path, a wrong method and a wrong media type all answer 401',
     source: decision('Order of checks'),
     async run(context) {

@@ -30,10 +30,8 @@ function expectFirstCreate(answer: Answer, body: NewPetBody): SpecPet {
 
 /** The checks of the decided `Idempotency-Key` on createPet, an extension the interface is silent on. */
 export const IDEMPOTENCY_CHECKS: readonly Check[] = [
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'idempotency/replay',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet repeated with the same Idempotency-Key and body answers 201 with the same pet and Location, marked Idempotent-Replayed',
     source: decision('Replaying a create with the same `Idempotency-Key`', 'draft-ietf-httpapi-idempotency-key-header-07 §2.6'),
     async run(context) {
@@ -50,10 +48,8 @@ export const IDEMPOTENCY_CHECKS: readonly Check[] = [
       return `pet ${pet.id} twice, the second marked Idempotent-Replayed: true`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'idempotency/key-reused',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet with an Idempotency-Key already used for another body answers 422 idempotency_key_reused',
     source: decision('An `Idempotency-Key` reused with another body', 'draft-ietf-httpapi-idempotency-key-header-07 §2.7'),
     async run(context) {
@@ -66,10 +62,8 @@ export const IDEMPOTENCY_CHECKS: readonly Check[] = [
       return `422 ${error.code}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'idempotency/concurrent',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet sent several times at once with one Idempotency-Key stores one pet: each answer is that pet, or 409 with Retry-After',
     source: decision('Creates with one `Idempotency-Key` at the same time', 'draft-ietf-httpapi-idempotency-key-header-07 §2.7'),
     async run(context) {
@@ -100,10 +94,8 @@ export const IDEMPOTENCY_CHECKS: readonly Check[] = [
       return `${CONCURRENT_SENDS - conflicts} answers with pet ${id}, ${conflicts} with 409`;
     },
   }),
-  defineCheck({
+  defineCheck('4.2', 'reference', {
     id: 'idempotency/malformed-key',
-    clause: '4.2',
-    level: 'reference',
     title: 'createPet with an empty or malformed Idempotency-Key answers 400 invalid_idempotency_key and stores nothing',
     source: decision('`Idempotency-Key` syntax', 'draft-ietf-httpapi-idempotency-key-header-07 §2.1, RFC 8941 §3.3.3'),
     async run(context) {

@@ -40,20 +40,16 @@ async function expectPageSize(context: CheckContext, query: string, limit: numbe
 
 /** The checks of what spec 4.1 states. */
 const SPEC_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.1', 'spec', {
     id: 'list/array-of-pets',
-    clause: '4.1',
-    level: 'spec',
     title: 'listPets answers 200 with a JSON array of Pets',
     source: 'spec 2, 4.1',
     async run(context) {
       return `200 with ${await fullPage(context)} pets`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'spec', {
     id: 'list/default-limit',
-    clause: '4.1',
-    level: 'spec',
     title: `listPets without a limit answers ${SPEC_DEFAULT_LIMIT} pets when more exist`,
     source: 'spec 4.1, 8',
     async run(context) {
@@ -63,10 +59,8 @@ const SPEC_CHECKS: Check[] = [
       return `${count} pets; ${storeSize(store)}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'spec', {
     id: 'list/limit-honoured',
-    clause: '4.1',
-    level: 'spec',
     title: `listPets answers at most \`limit\` pets, and no fewer while more exist, up to a limit of ${SPEC_MAX_LIMIT}`,
     source: 'spec 4.1, 8',
     async run(context) {
@@ -79,10 +73,8 @@ const SPEC_CHECKS: Check[] = [
       return `limit=1, 3, 100 answered ${counts.join(', ')}, ${store.count}; ${storeSize(store)}`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'spec', {
     id: 'list/status-filter',
-    clause: '4.1',
-    level: 'spec',
     title: 'listPets with `status` answers only pets of that status',
     source: 'spec 4.1',
     async run(context) {
@@ -105,10 +97,8 @@ const LIMIT_DECISION = decision('`limit` outside 1..100');
 
 /** The checks of this project's decisions about `listPets`. */
 const REFERENCE_CHECKS: Check[] = [
-  defineCheck({
+  defineCheck('4.1', 'reference', {
     id: 'list/limit-clamped-low',
-    clause: '4.1',
-    level: 'reference',
     title: 'listPets clamps limit=0 to 1 rather than rejecting it',
     source: LIMIT_DECISION,
     async run(context) {
@@ -116,10 +106,8 @@ const REFERENCE_CHECKS: Check[] = [
       return `${await expectPageSize(context, '?limit=0', 1, 1, 'limit=0 is clamped to 1')} pet`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'reference', {
     id: 'list/limit-clamped-high',
-    clause: '4.1',
-    level: 'reference',
     title: 'listPets clamps limit=1000 to 100 rather than rejecting it',
     source: LIMIT_DECISION,
     async run(context) {
@@ -127,10 +115,8 @@ const REFERENCE_CHECKS: Check[] = [
       return `${await expectPageSize(context, '?limit=1000', SPEC_MAX_LIMIT, available, `limit=1000 is clamped to 100; limit=100 answered ${available}`)} pets`;
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'reference', {
     id: 'list/invalid-limit',
-    clause: '4.1',
-    level: 'reference',
     title: 'listPets rejects a limit that is not a decimal integer with 400 invalid_parameter',
     source: LIMIT_DECISION,
     async run(context) {
@@ -138,10 +124,8 @@ const REFERENCE_CHECKS: Check[] = [
       return expectErrorCode(answer, 400, 'invalid_parameter', '`limit` is not a decimal integer');
     },
   }),
-  defineCheck({
+  defineCheck('4.1', 'reference', {
     id: 'list/invalid-status',
-    clause: '4.1',
-    level: 'reference',
     title: 'listPets rejects a status outside PetStatus with 400 invalid_parameter',
     source: clauseDecision('4.1', 'PetStatus [spec 2]'),
     async run(context) {

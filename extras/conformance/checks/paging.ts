@@ -48,10 +48,8 @@ function takePage(walk: Walk, answer: Answer): string | undefined {
 
 /** The checks of paging beyond `limit` [spec 4.4: not shown; decided: an `after` cursor announced by `Link`]. */
 export const PAGING_CHECKS: readonly Check[] = [
-  defineCheck({
+  defineCheck('4.4', 'reference', {
     id: 'paging/link-next',
-    clause: '4.4',
-    level: 'reference',
     title: 'listPets pages through the pets by Link: rel="next", each exactly once, in ascending id order',
     source: PAGING_DECISION,
     async run(context: CheckContext) {
@@ -69,10 +67,8 @@ export const PAGING_CHECKS: readonly Check[] = [
       return fail(await context.send({ method: 'GET', path: target, operation: 'listPets' }), `the run's pets within ${MAX_PAGES} pages of ${PAGE_SIZE}`);
     },
   }),
-  defineCheck({
+  defineCheck('4.4', 'reference', {
     id: 'paging/last-page',
-    clause: '4.4',
-    level: 'reference',
     title: 'listPets answers [] without a next Link past the last pet',
     source: PAGING_DECISION,
     async run(context) {
