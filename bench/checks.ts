@@ -1,7 +1,10 @@
 import { deepStrictEqual } from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import type { Scenario } from './http.js';
 import type { CapturedAnswer } from './servers/ceiling.js';
 import { rawHeaderOf } from './servers/ceiling.js';
-import { PREFILLED_PETS, prefillPets } from './servers/fixture.js';
+import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 
 /** One answer as a client received it: status, headers in the case and order sent, body text. */
 export interface Answer {
@@ -15,10 +18,7 @@ export interface Answer {
 export interface AnswerCheck {
   /** Throws, naming what is wrong, when the answer's status, `Content-Type` or body is not what a client of the scenario needs. */
   verify(answer: Answer): void;
-  /**
-   * Throws when the answer lacks a header a client of the scenario needs (`Location` on a create).
-   * Asked of every server but the plain ceiling, which sends two headers by definition.
-   */
+  /** Throws when the answer lacks a header a client needs (`Location` on a create); asked of every server but the plain ceiling. */
   verifyHeaders(answer: Answer): void;
   /** Headers the project sends here that a client may read but the check does not require: a server without one is listed as differing. */
   optionalHeaders: readonly string[];
@@ -55,7 +55,7 @@ function jsonOf(answer: Answer, status: number): unknown {
 }
 
 /** No header required beyond `Content-Type`. */
-function noHeaderRequired(): void {}
+const noHeaderRequired = (): void => undefined;
 
 /** A `listPets` page: 200, and exactly the first `limit` pets of the prefill (with `status` only, when given), in id order. */
 export function pageCheck(limit: number, status?: string): AnswerCheck {
@@ -141,4 +141,51 @@ export function checkSameHeaders(captured: CapturedAnswer, answer: Answer): void
         : value === projectValue;
     if (!isSame) throw new Error(`header ${name}: the project sent ${JSON.stringify(projectValue)}, the ceiling ${JSON.stringify(value)}`);
   }
+}
+
+/**
+ * Sends one scenario's request as wrk sends it (HTTP/1.1, keep-alive, the bench key when the
+ * scenario is authenticated, a fresh idempotency key when it has one), and gives the answer with its
+ * headers as they came on the wire.
+ */
+export function requestAnswer(origin: string, scenario: Scenario): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (scenario.isAuthenticated) headers['Authorization'] = `Bearer ${BENCH_KEY}`;
+  if (scenario.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (scenario.hasIdempotencyKey === true) headers['Idempotency-Key'] = `"${randomUUID()}"`;
+  // A keep-alive agent, as wrk keeps its connections: without one, the server would answer `Connection: close`.
+  const agent = new Agent({ keepAlive: true });
+  return new Promise<Answer>((done, fail) => {
+    const request = httpRequest(`${origin}${scenario.path}`, { method: scenario.method, headers, agent }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => { body += chunk; });
+      response.on('error', fail);
+      response.on('end', () => done({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, body }));
+    });
+    request.on('error', fail);
+    request.end(scenario.body);
+  }).finally(() => agent.destroy());
+}
+
+/** Sends a scenario's request and checks the answer as the scenario checks every server (`isHeaderChecked`: its headers too), naming `who` when it fails. */
+export async function checkedAnswer(origin: string, scenario: Scenario, who: string, isHeaderChecked = true): Promise<Answer> {
+  const answer = await requestAnswer(origin, scenario);
+  try {
+    scenario.check.verify(answer);
+    if (isHeaderChecked) scenario.check.verifyHeaders(answer);
+  } catch (error) {
+    throw new Error(`${who}, ${scenario.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return answer;
+}
+
+/** The project server's answer to each scenario, in the scenarios' order (the create after the reads, as in a round), each checked. */
+export async function captureAnswers(origin: string, scenarios: readonly Scenario[]): Promise<CapturedAnswer[]> {
+  const captured: CapturedAnswer[] = [];
+  for (const scenario of scenarios) {
+    const { status, rawHeaders, body } = await checkedAnswer(origin, scenario, 'capture of the project\'s answers');
+    captured.push({ method: scenario.method, target: scenario.path, status, rawHeaders, body, ...(scenario.hasIdempotencyKey === true ? { hasIdempotencyKey: true } : {}) });
+  }
+  return captured;
 }

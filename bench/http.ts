@@ -2,10 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureAnswers, requestAnswer } from './capture.js';
-import { checkSameHeaders, createdCheck, errorCheck, missingHeaders, pageCheck, petCheck } from './checks.js';
+import { captureAnswers, checkedAnswer, checkSameHeaders, createdCheck, errorCheck, missingHeaders, pageCheck, petCheck } from './checks.js';
 import type { AnswerCheck } from './checks.js';
-import type { CapturedAnswer } from './servers/ceiling.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { processCpuMicroseconds, threadCores } from './gauge-figures.js';
 import { hasCommand, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
@@ -25,8 +23,9 @@ export interface Scenario {
   check: AnswerCheck;
 }
 
-/** The pet the create scenario sends. */
+/** The pet the create scenarios send. */
 const BENCH_PET = { name: 'bench-pet', categoryId: 7, status: 'available' };
+const CREATE = { method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: JSON.stringify(BENCH_PET), check: createdCheck(BENCH_PET) } as const;
 
 /** The scenarios of issue 6, each against servers pre-filled with 1,000 pets. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -34,17 +33,8 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'GET /v1/pets?limit=100&status=available', method: 'GET', path: '/v1/pets?limit=100&status=available', isAuthenticated: true, expectedStatus: 200, check: pageCheck(100, 'available') },
   { name: 'GET /v1/pets/42', method: 'GET', path: '/v1/pets/42', isAuthenticated: true, expectedStatus: 200, check: petCheck(42) },
   { name: 'GET /v1/pets without a key (401)', method: 'GET', path: '/v1/pets', isAuthenticated: false, expectedStatus: 401, check: errorCheck(401) },
-  { name: 'POST /v1/pets (201)', method: 'POST', path: '/v1/pets', isAuthenticated: true, expectedStatus: 201, body: JSON.stringify(BENCH_PET), check: createdCheck(BENCH_PET) },
-  {
-    name: 'POST /v1/pets with Idempotency-Key (201)',
-    method: 'POST',
-    path: '/v1/pets',
-    isAuthenticated: true,
-    expectedStatus: 201,
-    body: JSON.stringify(BENCH_PET),
-    hasIdempotencyKey: true,
-    check: createdCheck(BENCH_PET),
-  },
+  { name: 'POST /v1/pets (201)', ...CREATE },
+  { name: 'POST /v1/pets with Idempotency-Key (201)', ...CREATE, hasIdempotencyKey: true },
 ];
 
 /**
@@ -60,12 +50,6 @@ request = function()
   wrk.headers["Idempotency-Key"] = '"' .. prefix .. "-" .. counter .. '"'
   return wrk.format()
 end`;
-
-/** The project's server exactly as `npm start` runs it, from `dist/` built by `npm run build`. */
-const PROJECT_SCRIPT = 'dist/extras/cli/main.js';
-
-/** The comparison servers compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform. */
-const COMPARISON_SCRIPT = 'dist-bench/bench/servers/run.js';
 
 /**
  * The servers compared, in the order of the first round: the project's twice, without and with
@@ -97,15 +81,13 @@ export interface WrkResult {
   cpuMicroseconds?: number;
 }
 
-/** Options of the HTTP benchmark. */
+/** Options of the HTTP benchmark: the servers in the order of the first round, and how to start `against` when they have it. */
 export interface HttpBenchOptions {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
-  /** The servers to run, in the order of the first round; default all of `SERVERS`. */
-  servers?: readonly ServerName[];
-  /** How to start the `against` server; needed when `servers` has it. */
+  servers: readonly ServerName[];
   against?: AgainstServer;
   log: (line: string) => void;
 }
@@ -122,65 +104,31 @@ export interface HttpBenchResults {
 export function luaScript(scenario: Scenario): string {
   const lines = [`wrk.method = "${scenario.method}"`];
   if (scenario.isAuthenticated) lines.push(`wrk.headers["Authorization"] = "Bearer ${BENCH_KEY}"`);
-  if (scenario.body !== undefined) {
-    lines.push('wrk.headers["Content-Type"] = "application/json"');
-    lines.push(`wrk.body = '${scenario.body}'`);
-  }
+  if (scenario.body !== undefined) lines.push('wrk.headers["Content-Type"] = "application/json"', `wrk.body = '${scenario.body}'`);
   if (scenario.hasIdempotencyKey === true) lines.push(FRESH_KEY_LUA);
   return `${lines.join('\n')}\n`;
 }
 
-function parseDuration(text: string): number {
-  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
-  if (match === null) throw new Error(`cannot read wrk latency ${text}`);
-  const value = Number(match[1]);
-  return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60_000;
-}
+/** Milliseconds in wrk's units. */
+const WRK_UNITS: Record<string, number> = { us: 1 / 1000, ms: 1, s: 1000, m: 60_000 };
 
 /** Reads wrk's report, refusing any run with socket errors or an unexpected status class. */
 export function parseWrk(output: string, scenario: Scenario): WrkResult {
   const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
-  const p99 = /\s99%\s+(\S+)/.exec(output)?.[1];
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s|m)\s/.exec(output);
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
-  if (!(requestsPerSecond > 0) || p99 === undefined) throw new Error(`cannot read wrk output:\n${output}`);
+  if (!(requestsPerSecond > 0) || p99 === null) throw new Error(`cannot read wrk output:\n${output}`);
   if (/Socket errors/.test(output)) throw new Error(`wrk saw socket errors for ${scenario.name}:\n${output}`);
   // Every response is checked by class: a 2xx scenario must have no other answer, the 401 one only others.
   const isSuccess = scenario.expectedStatus < 300;
   if (isSuccess ? non2xx !== 0 : non2xx !== requests) throw new Error(`${scenario.name}: ${non2xx} of ${requests} responses were not ${isSuccess ? '2xx' : 'errors'}`);
-  return { requestsPerSecond, p99Ms: parseDuration(p99), requests };
-}
-
-/**
- * Checks one answer of the scenario before measuring: status, body and required headers on every
- * server, and the same-headers ceiling's headers against the project's. Gives the optional headers
- * the answer lacked.
- */
-async function preflight(origin: string, scenario: Scenario, server: ServerName, captured: CapturedAnswer | undefined): Promise<string[]> {
-  const answer = await requestAnswer(origin, scenario);
-  try {
-    scenario.check.verify(answer);
-    // The plain ceiling sends `Content-Type` and `Content-Length` only, by definition: its body is checked, not its headers.
-    if (server !== 'ceiling-plain') scenario.check.verifyHeaders(answer);
-    if (server === 'ceiling-same-headers') {
-      if (captured === undefined) throw new Error('no captured answer of the project to compare with');
-      checkSameHeaders(captured, answer);
-    }
-  } catch (error) {
-    throw new Error(`${server}, ${scenario.name}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return missingHeaders(scenario.check, answer);
+  return { requestsPerSecond, p99Ms: Number(p99[1]) * (WRK_UNITS[p99[2] as string] as number), requests };
 }
 
 /** This process's environment without the project server's configuration, which the benchmark sets itself. */
 export function environmentWithoutServerSettings(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'PORT' && name !== 'HOST' && !name.startsWith('PETSTORE_')));
-}
-
-/** Id of a created pet in a 201 body, or undefined when the body is not a pet. */
-function createdId(body: unknown): number | undefined {
-  if (typeof body !== 'object' || body === null || !('id' in body)) return undefined;
-  return typeof body.id === 'number' ? body.id : undefined;
 }
 
 /**
@@ -193,15 +141,20 @@ export async function prefillOverHttp(origin: string): Promise<void> {
     const response = await fetch(`${origin}/v1/pets`, { method: 'POST', headers, body: JSON.stringify(pet) });
     const text = await response.text();
     if (response.status !== 201) throw new Error(`prefill: POST /v1/pets answered ${response.status} ${text}`);
-    const id = createdId(JSON.parse(text));
+    const id: unknown = (JSON.parse(text) as { id?: unknown }).id;
     if (id !== index + 1) throw new Error(`prefill: pet ${index + 1} of ${PREFILLED_PETS} came back with id ${String(id)}: ${text}`);
   }
 }
 
-/**
- * Checks that the server started with `PETSTORE_METRICS=true` really counts: a server that ignored
- * the setting would make the cost of metrics look like nothing.
- */
+/** Checks that every thread of a server may run on core 0 only, as `taskset -c 0` started it; a no-op where /proc or taskset is missing. */
+async function checkPinned(child: ChildProcess, server: ServerName): Promise<void> {
+  if (child.pid === undefined || !(await hasCommand('taskset'))) return;
+  for (const [thread, allowed] of await threadCores(child.pid).catch(() => new Map<number, string>())) {
+    if (allowed !== '0') throw new Error(`${server}: thread ${thread} of the server may run on cores ${allowed}, not only core 0`);
+  }
+}
+
+/** Checks that the server started with `PETSTORE_METRICS=true` really counts: a server that ignored the setting would make metrics look free. */
 async function checkMetricsOn(origin: string): Promise<void> {
   const response = await fetch(`${origin}/metrics`);
   const text = await response.text();
@@ -212,46 +165,33 @@ async function checkMetricsOn(origin: string): Promise<void> {
 
 /**
  * Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets (the ceilings
- * with the file of the project's captured answers instead), and gives its origin. The `against`
- * server is the project of another revision, started in its worktree as its package.json says.
+ * with the file of the project's captured answers instead), and gives its origin. The project's
+ * servers run as `npm start` runs them, from `dist/` built by `npm run build`; the `against` one is
+ * the project of another revision, started in its worktree as its package.json says; the comparison
+ * servers are compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform.
  */
 export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = [], against?: AgainstServer): Promise<{ child: ChildProcess; origin: string }> {
-  if (server === 'project' || server === 'project-metrics' || server === AGAINST) {
-    // Only what a user's `npm start` is given: none of this process's environment (npm's variables, NODE_OPTIONS) reaches the server.
-    const env: NodeJS.ProcessEnv = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
-    if (server === 'project-metrics') env['PETSTORE_METRICS'] = 'true';
-    if (server === AGAINST && against === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
-    const command = server === AGAINST && against !== undefined
-      ? { args: [...nodeArguments, ...against.nodeArguments, against.script, ...against.args], cwd: against.root }
-      : { args: [...nodeArguments, PROJECT_SCRIPT], cwd: ROOT };
-    const { child, match } = await startProcess(command.args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: command.cwd, timeoutMs: 60_000 });
-    try {
-      await checkPinned(child, server);
-      const origin = new URL(match[1] as string).origin;
-      await prefillOverHttp(origin);
-      if (server === 'project-metrics') await checkMetricsOn(origin);
-      return { child, origin };
-    } catch (error) {
-      await stopProcess(child);
-      throw error;
-    }
+  if (server !== 'project' && server !== 'project-metrics' && server !== AGAINST) {
+    const { child, match } = await startProcess([...nodeArguments, '--import', TOOLS_REGISTER, 'dist-bench/bench/servers/run.js', server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
+    return { child, origin: `http://127.0.0.1:${match[1]}` };
   }
-  const { child, match } = await startProcess([...nodeArguments, '--import', TOOLS_REGISTER, COMPARISON_SCRIPT, server, '0', capturePath], { core: 0, ready: /ready (\d+)\n/ });
-  return { child, origin: `http://127.0.0.1:${match[1]}` };
-}
-
-/** Checks that every thread of a server may run on core 0 only, as `taskset -c 0` started it; a no-op where /proc or taskset is missing. */
-async function checkPinned(child: ChildProcess, server: ServerName): Promise<void> {
-  if (child.pid === undefined || !(await hasCommand('taskset'))) return;
-  const cores = await threadCores(child.pid).catch(() => new Map<number, string>());
-  for (const [thread, allowed] of cores) {
-    if (allowed !== '0') throw new Error(`${server}: thread ${thread} of the server may run on cores ${allowed}, not only core 0`);
+  // Only what a user's `npm start` is given: none of this process's environment (npm's variables, NODE_OPTIONS) reaches the server.
+  const env: NodeJS.ProcessEnv = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY, ...(server === 'project-metrics' ? { PETSTORE_METRICS: 'true' } : {}) };
+  if (server === AGAINST && against === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
+  const command = server === AGAINST && against !== undefined
+    ? { args: [...nodeArguments, ...against.nodeArguments, against.script, ...against.args], cwd: against.root }
+    : { args: [...nodeArguments, 'dist/extras/cli/main.js'], cwd: ROOT };
+  const { child, match } = await startProcess(command.args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: command.cwd, timeoutMs: 60_000 });
+  try {
+    await checkPinned(child, server);
+    const origin = new URL(match[1] as string).origin;
+    await prefillOverHttp(origin);
+    if (server === 'project-metrics') await checkMetricsOn(origin);
+    return { child, origin };
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
   }
-}
-
-/** The CPU time a process has used so far in µs, or undefined where /proc does not say. */
-async function cpuOf(child: ChildProcess): Promise<number | undefined> {
-  return child.pid === undefined ? undefined : processCpuMicroseconds(child.pid).catch(() => undefined);
 }
 
 /** Runs wrk on core 1 against one scenario and gives its report. */
@@ -261,58 +201,46 @@ export async function wrk(origin: string, scenario: Scenario, script: string, se
   return stdout;
 }
 
-/**
- * Captures the project server's answer to each scenario once, from a process of its own started as
- * `npm start` starts it and filled with the 1,000 pets, into `capturePath` for the ceilings to answer.
- */
-async function captureProjectAnswers(capturePath: string): Promise<CapturedAnswer[]> {
-  const { child, origin } = await startBenchServer('project', capturePath);
-  try {
-    const captured = await captureAnswers(origin, SCENARIOS);
-    await writeFile(capturePath, JSON.stringify(captured));
-    return captured;
-  } finally {
-    await stopProcess(child);
-  }
+/** The CPU time a process has used so far in µs, or undefined where /proc does not say. */
+async function cpuOf(child: ChildProcess): Promise<number | undefined> {
+  return child.pid === undefined ? undefined : processCpuMicroseconds(child.pid).catch(() => undefined);
 }
 
 /**
- * Runs every scenario against every server, each scenario on every server in turn, alternating the server order round by round, after
- * capturing the project's answers for the ceilings.
+ * Runs every scenario against every server, after capturing the project's answers for the ceilings
+ * from a server of its own started as `npm start` starts it. A fresh process per server and round,
+ * so creates of earlier rounds never weigh on lists; all of a round's servers are started first (an
+ * idle one costs nothing) and each scenario is then measured on every server in turn, so the figures
+ * a ratio compares are a minute apart, not several: this shared machine's speed drifts by more than
+ * the differences measured. Before each measurement, one answer is checked (status, body and
+ * required headers; the same-headers ceiling's headers against the project's).
  */
 export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBenchResults> {
-  const servers = options.servers ?? SERVERS;
-  const samples = new Map<string, Map<ServerName, WrkResult[]>>(SCENARIOS.map((scenario) => [scenario.name, new Map(servers.map((server) => [server, []]))]));
-  const missing = new Map<ServerName, Map<string, readonly string[]>>(servers.map((server) => [server, new Map()]));
+  const { servers } = options;
+  const samples = new Map(SCENARIOS.map((scenario) => [scenario.name, new Map(servers.map((server) => [server, [] as WrkResult[]]))]));
+  const missing = new Map(servers.map((server) => [server, new Map<string, readonly string[]>()]));
   const scripts = await mkdtemp(join(tmpdir(), 'petstore-wrk-'));
   try {
-    const scriptOf = new Map<string, string>();
-    for (const [index, scenario] of SCENARIOS.entries()) {
-      const file = join(scripts, `scenario-${index}.lua`);
-      await writeFile(file, luaScript(scenario));
-      scriptOf.set(scenario.name, file);
-    }
+    const scriptOf = (index: number): string => join(scripts, `scenario-${index}.lua`);
+    for (const [index, scenario] of SCENARIOS.entries()) await writeFile(scriptOf(index), luaScript(scenario));
     const capturePath = join(scripts, 'captured-answers.json');
     options.log('Capturing the project\'s answers for the ceilings…');
-    const captured = await captureProjectAnswers(capturePath);
+    const project = await startBenchServer('project', capturePath);
+    const captured = await captureAnswers(project.origin, SCENARIOS).finally(() => stopProcess(project.child));
+    await writeFile(capturePath, JSON.stringify(captured));
     for (let round = 0; round < options.rounds; round++) {
-      const order = alternatingOrder(servers, round);
-      // A fresh process per server and round, so creates of earlier rounds never weigh on lists. All
-      // of a round's servers are started first (an idle one costs nothing) and each scenario is then
-      // measured on every server in turn, so the figures a ratio compares are a minute apart, not
-      // several: this shared machine's speed drifts by more than the differences measured.
       const started: { server: ServerName; child: ChildProcess; origin: string }[] = [];
-      // A server measured right after another shares core 0 with what that one does once its load ends
-      // (its collector, closing 50 connections), so the two builds take the second place in turn.
       try {
-        for (const server of order) started.push({ server, ...(await startBenchServer(server, capturePath, [], options.against)) });
+        for (const server of alternatingOrder(servers, round)) started.push({ server, ...(await startBenchServer(server, capturePath, [], options.against)) });
         for (const [index, scenario] of SCENARIOS.entries()) {
-          const script = scriptOf.get(scenario.name) as string;
           for (const { server, origin, child } of started) {
-            missing.get(server)?.set(scenario.name, await preflight(origin, scenario, server, captured[index]));
-            await wrk(origin, scenario, script, options.warmupSeconds, options.connections);
+            // The plain ceiling sends `Content-Type` and `Content-Length` only, by definition: its body is checked, not its headers.
+            const answer = await checkedAnswer(origin, scenario, server, server !== 'ceiling-plain');
+            if (server === 'ceiling-same-headers') checkSameHeaders(captured[index] as (typeof captured)[number], answer);
+            missing.get(server)?.set(scenario.name, missingHeaders(scenario.check, answer));
+            await wrk(origin, scenario, scriptOf(index), options.warmupSeconds, options.connections);
             const cpuBefore = await cpuOf(child);
-            const result: WrkResult = parseWrk(await wrk(origin, scenario, script, options.durationSeconds, options.connections), scenario);
+            const result = parseWrk(await wrk(origin, scenario, scriptOf(index), options.durationSeconds, options.connections), scenario);
             const cpuAfter = await cpuOf(child);
             if (cpuBefore !== undefined && cpuAfter !== undefined) result.cpuMicroseconds = (cpuAfter - cpuBefore) / result.requests;
             samples.get(scenario.name)?.get(server)?.push(result);
@@ -331,16 +259,15 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
 
 /**
  * The order of a round's servers: the first round's order rotated by the round, and the project and
- * the `against` build swapped where needed so that each goes first of the two in every other round.
+ * the `against` build swapped where needed so that each goes first of the two in every other round
+ * (a server measured right after another shares core 0 with what that one does once its load ends:
+ * its collector, closing 50 connections).
  */
 export function alternatingOrder(servers: readonly ServerName[], round: number): ServerName[] {
   const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
   const project = order.indexOf('project');
   const against = order.indexOf(AGAINST);
-  if (project !== -1 && against !== -1 && (project < against) !== (round % 2 === 0)) {
-    order[project] = AGAINST;
-    order[against] = 'project';
-  }
+  if (project !== -1 && against !== -1 && (project < against) !== (round % 2 === 0)) [order[project], order[against]] = [AGAINST, 'project'];
   return order;
 }
 

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { startCommandText, withRevisionBuild } from './against.js';
 import { AGAINST, runHttpBench, SCENARIOS, SERVERS } from './http.js';
 import type { AgainstServer, HttpBenchResults, ServerName } from './http.js';
@@ -9,66 +9,44 @@ import { benchReport } from './report.js';
 import type { AgainstInfo, InProcessOutput } from './report.js';
 import { withRun } from './results-file.js';
 import { BENCH_USAGE, benchCommand, readSettings } from './settings.js';
-import type { BenchSettings } from './settings.js';
-import { runStartupBench } from './startup.js';
-import { format, hasCommand, ROOT, run } from './support.js';
+import { format, hasCommand, median, ROOT, run, runOnNode, startProcess, stopProcess } from './support.js';
 import { toolFile, TOOLS_REGISTER } from '../test/tools/paths.js';
 
-/** Whether this process runs on the Node major `--node` asks for (or no other was asked for). */
-function isOnRequestedNode(settings: BenchSettings): boolean {
-  return settings.nodeMajor === undefined || settings.nodeMajor === process.versions.node.split('.')[0];
-}
-
-/**
- * Runs this script again on the latest release of the requested major, fetched by the installer of
- * the test matrix (scripts/test-node.sh) and first on PATH, so every process the benchmark starts,
- * and `npm run build` too, runs on that Node. Resolves with its exit code.
- */
-async function runOnRequestedNode(major: string): Promise<number> {
-  const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
-  const folder = stdout.trim().split('\n').at(-1) ?? '';
-  const child = spawn(join(folder, 'node'), ['--import', 'tsx', '--import', TOOLS_REGISTER, resolve(ROOT, 'bench', 'run.ts'), ...process.argv.slice(2)], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` },
-  });
-  return new Promise((done, fail) => {
-    child.once('error', fail);
-    child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
-  });
-}
-
-async function versionOf(command: string, args: readonly string[]): Promise<string> {
+/** Milliseconds from spawning the server with `args` to the answer of its first authenticated request. */
+async function startupOnce(args: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const env = { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: 'startup-key-0123456' };
+  const { child, match } = await startProcess(args, { ready: /listening on (\S+)\n/, env, timeoutMs: 60_000 });
   try {
-    const { stdout, stderr } = await run(command, args);
-    return (stdout || stderr).split('\n')[0]?.trim() ?? '';
-  } catch (error) {
-    // wrk -v exits 1 after printing its version.
-    const output = error as { stdout?: string };
-    return output.stdout?.split('\n')[0]?.trim() ?? 'unknown';
+    const response = await fetch(`${match[1] as string}/pets`, { headers: { authorization: 'Bearer startup-key-0123456' } });
+    if (response.status !== 200) throw new Error(`first request answered ${response.status}`);
+    await response.text();
+    return performance.now() - started;
+  } finally {
+    await stopProcess(child);
   }
 }
 
-/** The version of a test tool (fastify), from its package.json where test/tools/ installs it. */
-async function packageVersion(name: string): Promise<string> {
-  const manifest = JSON.parse(await readFile(toolFile(`${name}/package.json`), 'utf8')) as { version: string };
-  return manifest.version;
+/** Median startup time over `runs` runs, compiled (`node dist/extras/cli/main.js`) and through tsx. */
+async function runStartupBench(runs: number): Promise<{ compiledMs: number; tsxMs: number }> {
+  const compiled: number[] = [];
+  const throughTsx: number[] = [];
+  for (let round = 0; round < runs; round++) {
+    compiled.push(await startupOnce([resolve(ROOT, 'dist', 'extras', 'cli', 'main.js')]));
+    throughTsx.push(await startupOnce(['--import', 'tsx', resolve(ROOT, 'extras', 'cli', 'main.ts')]));
+  }
+  return { compiledMs: median(compiled), tsxMs: median(throughTsx) };
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
   const settings = readSettings(process.argv.slice(2), ROOT);
-  if (settings.isHelp) {
-    process.stdout.write(BENCH_USAGE);
+  if (settings.isHelp) return void process.stdout.write(BENCH_USAGE);
+  if (settings.nodeMajor !== undefined && settings.nodeMajor !== process.versions.node.split('.')[0]) {
+    process.exitCode = await runOnNode(settings.nodeMajor, ['--import', 'tsx', '--import', TOOLS_REGISTER, resolve(ROOT, 'bench', 'run.ts'), ...process.argv.slice(2)]);
     return;
   }
-  if (settings.nodeMajor !== undefined && !isOnRequestedNode(settings)) {
-    process.exitCode = await runOnRequestedNode(settings.nodeMajor);
-    return;
-  }
-  if (!(await hasCommand('wrk'))) {
-    throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
-  }
+  if (!(await hasCommand('wrk'))) throw new Error('wrk is not installed: `apt-get install -y wrk` (Debian) installs it; the HTTP benchmark needs it');
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   log('Compiling: dist/ for the project server and the startup benchmark, dist-bench/ for the comparison and ceiling servers…');
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
@@ -96,19 +74,17 @@ async function main(): Promise<void> {
   log('In-process: the request core, then the engine at 1k, 100k and 1M pets…');
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', resolve(ROOT, 'bench', 'in-process.ts')], { cwd: ROOT, maxBuffer: 1 << 20 });
   const inProcess = JSON.parse(stdout) as InProcessOutput;
-
   log('Startup…');
   const startup = await runStartupBench(5);
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const fastify = JSON.parse(await readFile(toolFile('fastify/package.json'), 'utf8')) as { version: string };
+  // wrk -v prints its version and exits 1.
+  const wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0]?.trim() ?? 'unknown';
   const report = benchReport({
     command: benchCommand(settings),
     date: new Date().toISOString().slice(0, 10),
-    machine: `${cpus().length} cores (${cpu}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${await packageVersion('fastify')}; ${await versionOf('wrk', ['-v'])}.`,
-    rounds: settings.rounds,
-    durationSeconds: settings.durationSeconds,
-    warmupSeconds: settings.warmupSeconds,
-    connections: settings.connections,
+    machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${format(totalmem() / 2 ** 30, 1)} GiB; Node ${process.version}; fastify ${fastify.version}; ${wrk}.`,
+    ...settings,
     servers,
     http,
     inProcess,
@@ -121,10 +97,7 @@ async function main(): Promise<void> {
     throw error;
   });
   await writeFile(settings.outputPath, withRun(previous, report, process.version));
-  log('');
-  log(report);
-  log('');
-  log(`Written to ${settings.outputPath}, in the section for Node ${process.versions.node.split('.')[0]}`);
+  log(`\n${report}\n\nWritten to ${settings.outputPath}, in the section for Node ${process.versions.node.split('.')[0]}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,13 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-/**
- * Settings of one benchmark run, from the command line: `npm run bench -- --rounds 5 --duration 5
- * --output /tmp/results.md`; `--no-metrics` leaves out the project's server with metrics on;
- * `--node 26` runs everything (the project's server, the comparison servers, the in-process and
- * startup figures) on the latest Node 26; `--against 762c6c9` adds the project as built at that
- * revision, so every table compares this build with that one.
- */
+/** Settings of one benchmark run, from the command line (`BENCH_USAGE` says what each option does). */
 export interface BenchSettings {
   rounds: number;
   durationSeconds: number;
@@ -15,13 +9,12 @@ export interface BenchSettings {
   connections: number;
   /** Whether the project's server also runs with `PETSTORE_METRICS=true` (issue 13); default yes. */
   isMetricsRun: boolean;
-  /** Where the report is written, in the section of this run's Node major; relative paths are read from `root`. */
+  /** Where the report is written, in the section of this run's Node major. */
   outputPath: string;
   /** The Node major to run on, when not the one running this script. */
   nodeMajor: string | undefined;
   /** The git revision (tag, branch, commit) whose build runs beside this one, as given. */
   againstRevision: string | undefined;
-  /** Whether only the usage was asked for (`--help`). */
   isHelp: boolean;
 }
 
@@ -34,6 +27,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
 Measures the project's server against fastify 5, a hand-written node:http baseline and two
 node:http ceilings (wrk on core 1, each server on core 0), then the engine in process and the
 startup, and writes the report into the section of this Node's major of the output file.
+docs/performance.md says how it measures and what each server is for.
 
 Options:
   --rounds <n>        rounds; each starts a fresh process per server (default 5)
@@ -43,15 +37,9 @@ Options:
   --output <file>     the results file, relative to the repository root (default ${DEFAULT_OUTPUT})
   --no-metrics        leave out the project's server with PETSTORE_METRICS=true
   --node <major>      run everything on the latest release of that Node major
-  --against <rev>     also run the project as built at a git revision (a tag, a branch, a commit),
-                      in the same rounds: every table then has its column, and the ratios
-                      "project / against" (this build / that build) per scenario, with their
-                      geometric mean. The revision is checked out in a temporary git worktree
-                      (removed at the end), given dependencies (this checkout's node_modules when
-                      its package-lock.json is the same, otherwise npm ci), built with its own
-                      npm run build and started as its own package.json's start script (or bin)
-                      says. The previous release: --against v3.0.0 when that tag exists
-                      (git tag), otherwise --against 762c6c9, the commit 3.0.0 was released from.
+  --against <rev>     also run the project as built at a git revision (a tag, a branch, a commit)
+                      in the same rounds, built in a temporary worktree and started as its own
+                      package.json says; the previous release is --against 762c6c9 (3.0.0)
   --help              print this and exit
 
 Example: npm run bench -- --against 762c6c9 --rounds 3 --duration 3 --output /tmp/against.md
@@ -62,52 +50,37 @@ const REVISION = /^[^\s-][^\s\x00-\x1f\x7f]*$/;
 
 /** Reads the command line of `npm run bench` (the arguments after `--`); throws an Error naming the option on bad input. */
 export function readSettings(argv: readonly string[], root: string): BenchSettings {
-  let parsed: ReturnType<typeof parseOptions>;
+  const text = { type: 'string' } as const;
+  let values;
   try {
-    parsed = parseOptions(argv);
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { rounds: text, duration: text, warmup: text, connections: text, output: text, node: text, against: text, 'no-metrics': { type: 'boolean' }, help: { type: 'boolean' } },
+    }));
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (npm run bench -- --help lists the options)`);
   }
-  const { values } = parsed;
-  const nodeMajor = values.node;
+  const { node: nodeMajor, against: againstRevision } = values;
   if (nodeMajor !== undefined && !/^\d+$/.test(nodeMajor)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(nodeMajor)}`);
-  const againstRevision = values.against;
   if (againstRevision !== undefined && !REVISION.test(againstRevision)) {
     throw new Error(`--against needs a git revision such as 762c6c9 or v3.0.0, not ${JSON.stringify(againstRevision)}`);
   }
-  const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections'): number => {
-    const value = Number(values[name]);
+  const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections', fallback: number): number => {
+    const value = Number(values[name] ?? fallback);
     if (!(value > 0)) throw new Error(`--${name} needs a positive number, not ${JSON.stringify(values[name])}`);
     return value;
   };
   return {
-    rounds: positive('rounds'),
-    durationSeconds: positive('duration'),
-    warmupSeconds: positive('warmup'),
-    connections: positive('connections'),
-    isMetricsRun: !values['no-metrics'],
-    outputPath: resolve(root, values.output),
+    rounds: positive('rounds', 5),
+    durationSeconds: positive('duration', 5),
+    warmupSeconds: positive('warmup', 2),
+    connections: positive('connections', 50),
+    isMetricsRun: values['no-metrics'] !== true,
+    outputPath: resolve(root, values.output ?? DEFAULT_OUTPUT),
     nodeMajor,
     againstRevision,
-    isHelp: values.help,
+    isHelp: values.help === true,
   };
-}
-
-function parseOptions(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    options: {
-      rounds: { type: 'string', default: '5' },
-      duration: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '2' },
-      connections: { type: 'string', default: '50' },
-      output: { type: 'string', default: DEFAULT_OUTPUT },
-      'no-metrics': { type: 'boolean', default: false },
-      node: { type: 'string' },
-      against: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
 }
 
 /** The command line that reproduces a run of these settings, for the report (the output file left out). */

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 /** Repository root. */
@@ -18,12 +18,7 @@ export function median(values: readonly number[]): number {
 
 /** Whether a command is on PATH. */
 export async function hasCommand(name: string): Promise<boolean> {
-  try {
-    await run('sh', ['-c', `command -v ${name}`]);
-    return true;
-  } catch {
-    return false;
-  }
+  return run('sh', ['-c', `command -v ${name}`]).then(() => true, () => false);
 }
 
 /** Prefix that pins a command to one CPU core when `taskset` is available. */
@@ -37,9 +32,8 @@ export interface StartProcessOptions {
   core?: number;
   /** Pattern of the stdout line that says the process is ready; it should end with `\n`, so a line read in two chunks is never matched half-way. */
   ready: RegExp;
-  /** The child's whole environment; default: this process's. */
+  /** The child's whole environment (default this process's) and working directory (default the repository root). */
   env?: NodeJS.ProcessEnv;
-  /** The child's working directory; default the repository root. */
   cwd?: string;
   /** Milliseconds to wait for the ready line before the child is stopped and the start fails; default no limit. */
   timeoutMs?: number;
@@ -47,8 +41,7 @@ export interface StartProcessOptions {
 
 /** Starts a compiled Node script, optionally pinned, and waits for a stdout line matching `ready`. */
 export async function startProcess(args: readonly string[], options: StartProcessOptions): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const prefix = options.core === undefined ? [] : await pinnedTo(options.core);
-  const command = [...prefix, process.execPath, ...args];
+  const command = [...(options.core === undefined ? [] : await pinnedTo(options.core)), process.execPath, ...args];
   const child = spawn(command[0] as string, command.slice(1), { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
   let output = '';
   let timer: NodeJS.Timeout | undefined;
@@ -76,6 +69,22 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGKILL');
   await exited;
+}
+
+/**
+ * Runs `node <args>` on the latest release of a Node major, fetched by the test matrix's installer
+ * (scripts/test-node.sh) and first on PATH, so every process it starts (`npm run build` too) runs on
+ * that Node; output inherited. Resolves with its exit code.
+ */
+export async function runOnNode(major: string, args: readonly string[]): Promise<number> {
+  const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
+  const folder = stdout.trim().split('\n').at(-1) ?? '';
+  const env = { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` };
+  const child = spawn(join(folder, 'node'), args, { cwd: ROOT, stdio: 'inherit', env });
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
+  });
 }
 
 /** Formats a number with thousands separators and the given decimals. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inSections, withRun } from '../../bench/results-file.js';
+import { withRun } from '../../bench/results-file.js';
 
 /** A run's report as benchReport writes it, reduced to its shape: a title, a machine line, sections. */
 function report(version: string, figure: string): string {
@@ -33,15 +33,11 @@ describe('bench/RESULTS.md in sections, one per Node major', () => {
     assert.match(file, /1\.20×[\s\S]*1\.26×[\s\S]*1\.11×/);
   });
 
-  test('inSections() reads a file of one run from before sections as the section of the Node its machine line names', () => {
-    const file = inSections(report('v20.20.2', '1.11×'));
-    assert.deepEqual(versionsOf(file), ['20.20.2']);
-    assert.equal(inSections(file), file, 'a file in sections stays as it is');
-    assert.deepEqual(versionsOf(withRun(file, report('v26.10.0', '1.18×'), 'v26.10.0')), ['26.10.0', '20.20.2']);
-  });
-
-  test('inSections() refuses a file that names no Node version, and withRun() a version without a major', () => {
-    assert.throws(() => inSections('# Benchmark results\n\nnothing\n'), /neither sections nor the Node version/);
+  test('withRun() keeps what the file holds outside its sections out, and refuses a version without a major', () => {
+    const file = withRun('# Benchmark results\n\nnothing\n', report('v26.10.0', '1.18×'), 'v26.10.0');
+    assert.deepEqual(versionsOf(file), ['26.10.0']);
+    assert.doesNotMatch(file, /nothing/);
+    assert.equal(withRun(file, report('v26.10.0', '1.18×'), 'v26.10.0'), file, 'the same run again leaves the file as it is');
     assert.throws(() => withRun('', report('v26.10.0', '1×'), 'next'), /cannot read the Node major of "next"/);
   });
 });
