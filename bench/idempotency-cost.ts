@@ -17,24 +17,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createMemoryStorage, createPetstore } from '../lib/index.js';
-import type { NewPet, PetStorage } from '../lib/index.js';
+import type { PetStorage } from '../lib/index.js';
 import { createFileStorage } from '../extras/file-storage/index.js';
 import { createPostgresStorage } from '../extras/postgres/index.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
-
-const STATUSES = ['available', 'pending', 'sold'] as const;
-
-/** The pet of index `index`: a 10-character name, as the heap target of the in-process benchmark assumes. */
-function petOf(index: number): NewPet {
-  return { name: `pet-${String(index % 1_000_000).padStart(6, '0')}`, categoryId: index % 50, status: STATUSES[index % 3] as (typeof STATUSES)[number] };
-}
-
-function collectGarbage(): void {
-  const gc: unknown = Reflect.get(globalThis, 'gc');
-  if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-}
+import { collectGarbage, tenCharacterPet } from './support.js';
 
 /**
  * Fills a storage through the engine with `count` pets, each with a fresh key when `isKeyed`, in
@@ -47,7 +34,7 @@ async function fill(storage: PetStorage, count: number, isKeyed: boolean): Promi
   for (let start = 0; start < count; start += 1000) {
     const batch: Promise<unknown>[] = [];
     for (let index = start; index < Math.min(count, start + 1000); index++) {
-      batch.push(store.createPet(petOf(index), isKeyed ? { idempotencyKey: randomUUID() } : {}));
+      batch.push(store.createPet(tenCharacterPet(index), isKeyed ? { idempotencyKey: randomUUID() } : {}));
     }
     await Promise.all(batch);
   }
@@ -65,19 +52,11 @@ async function heapPerPet(make: () => Promise<PetStorage>, count: number, isKeye
   return { heap: (after - before) / count, storage };
 }
 
-interface StorageCost {
-  storage: string;
-  plainHeap: number;
-  keyedHeap: number;
-  plainBytes?: number;
-  keyedBytes?: number;
-}
+interface StorageCost { storage: string; plainHeap: number; keyedHeap: number; plainBytes?: number; keyedBytes?: number }
 
 async function memoryCost(count: number): Promise<StorageCost> {
-  const plain = await heapPerPet(async () => createMemoryStorage(), count, false);
-  const plainHeap = plain.heap;
-  const keyed = await heapPerPet(async () => createMemoryStorage(), count, true);
-  return { storage: 'memory', plainHeap, keyedHeap: keyed.heap };
+  const plainHeap = (await heapPerPet(async () => createMemoryStorage(), count, false)).heap;
+  return { storage: 'memory', plainHeap, keyedHeap: (await heapPerPet(async () => createMemoryStorage(), count, true)).heap };
 }
 
 async function fileCost(count: number): Promise<StorageCost> {
@@ -99,13 +78,7 @@ async function fileCost(count: number): Promise<StorageCost> {
   }
 }
 
-interface PostgresCost {
-  version: string;
-  plainTable: number;
-  keyedTable: number;
-  keyIndex: number;
-  emptyKeyIndex: number;
-}
+interface PostgresCost { version: string; plainTable: number; keyedTable: number; keyIndex: number; emptyKeyIndex: number }
 
 /**
  * Table and key-index bytes per row in PostgreSQL, for rows created with and without a key. Rows are

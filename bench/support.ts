@@ -87,6 +87,21 @@ export async function runOnNode(major: string, args: readonly string[]): Promise
   });
 }
 
+const STATUSES = ['available', 'pending', 'sold'] as const;
+
+/** The pet of index `index` of the in-process figures: a 10-character name, as their heap target assumes, a category and a status. */
+export function tenCharacterPet(index: number): { name: string; categoryId: number; status: (typeof STATUSES)[number] } {
+  return { name: `pet-${String(index % 1_000_000).padStart(6, '0')}`, categoryId: index % 50, status: STATUSES[index % 3] as (typeof STATUSES)[number] };
+}
+
+/** Runs two full collections (the process runs with `--expose-gc`), so heap figures count only what is reachable. */
+export function collectGarbage(): void {
+  const gc: unknown = Reflect.get(globalThis, 'gc');
+  if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+}
+
 /** Formats a number with thousands separators and the given decimals. */
 export function format(value: number, decimals = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });

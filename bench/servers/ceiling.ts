@@ -33,21 +33,15 @@ interface ConstantAnswer {
   requestIdIndex: number;
 }
 
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-function isCapturedAnswer(value: unknown): value is CapturedAnswer {
-  if (typeof value !== 'object' || value === null) return false;
-  if (!('method' in value && 'target' in value && 'status' in value && 'rawHeaders' in value && 'body' in value)) return false;
-  return typeof value.method === 'string' && typeof value.target === 'string' && Number.isInteger(value.status)
-    && isStringList(value.rawHeaders) && value.rawHeaders.length % 2 === 0 && typeof value.body === 'string'
-    && (!('hasIdempotencyKey' in value) || typeof value.hasIdempotencyKey === 'boolean');
-}
-
 /** Reads the captured answers the benchmark wrote as JSON, refusing anything else. */
 export function parseCapturedAnswers(text: string): CapturedAnswer[] {
   const parsed: unknown = JSON.parse(text);
+  const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  const isCapturedAnswer = (value: unknown): value is CapturedAnswer => typeof value === 'object' && value !== null
+    && 'method' in value && typeof value.method === 'string' && 'target' in value && typeof value.target === 'string'
+    && 'status' in value && Number.isInteger(value.status) && 'body' in value && typeof value.body === 'string'
+    && 'rawHeaders' in value && isStringList(value.rawHeaders) && value.rawHeaders.length % 2 === 0
+    && (!('hasIdempotencyKey' in value) || typeof value.hasIdempotencyKey === 'boolean');
   if (!Array.isArray(parsed) || !parsed.every(isCapturedAnswer)) throw new Error('captured answers: expected a JSON array of {method, target, status, rawHeaders, body}');
   return parsed;
 }
