@@ -49,27 +49,26 @@ function readStorage(configuration: Configuration): Omit<StorageConfig, 'log'> {
   const bound = most === undefined ? {} : { maxPets: most };
   const pool = readPoolSettings(configuration);
   if (url === undefined && Object.keys(pool).length > 0) {
-    const named = DATABASE_SETTINGS.filter((setting) => configuration.isSet(setting)).map((setting) => configuration.sourceOf(setting));
+    const named = POOL_SETTINGS.filter(([, setting]) => configuration.isSet(setting)).map(([, setting]) => configuration.sourceOf(setting));
     throw new UsageError(`${named.join(' and ')} apply only with PostgreSQL (--database-url or PETSTORE_DATABASE_URL)`);
   }
   if (dataFile !== undefined) return { dataFile, durability: chosen, ...bound };
   return url === undefined ? bound : { databaseUrl: url, ...pool };
 }
 
-/** The settings of the PostgreSQL pool. */
-const DATABASE_SETTINGS = [SETTINGS.poolSize, SETTINGS.poolWait, SETTINGS.poolIdleTimeout, SETTINGS.statementTimeout, SETTINGS.requestDeadline];
+/** The settings of the PostgreSQL pool, by their names in PostgresPoolSettings. */
+const POOL_SETTINGS = [
+  ['poolSize', SETTINGS.poolSize], ['poolWait', SETTINGS.poolWait], ['idleTimeout', SETTINGS.poolIdleTimeout],
+  ['statementTimeout', SETTINGS.statementTimeout], ['requestDeadline', SETTINGS.requestDeadline],
+] as const;
 
 /** The pool's settings that are set; the rest come from the URL or their defaults. */
 function readPoolSettings(configuration: Configuration): PostgresPoolSettings {
-  const entries: [keyof PostgresPoolSettings, number | undefined][] = [
-    ['poolSize', configuration.value(SETTINGS.poolSize)],
-    ['poolWait', configuration.value(SETTINGS.poolWait)],
-    ['idleTimeout', configuration.value(SETTINGS.poolIdleTimeout)],
-    ['statementTimeout', configuration.value(SETTINGS.statementTimeout)],
-    ['requestDeadline', configuration.value(SETTINGS.requestDeadline)],
-  ];
   const settings: PostgresPoolSettings = {};
-  for (const [name, value] of entries) if (value !== undefined) settings[name] = value;
+  for (const [name, setting] of POOL_SETTINGS) {
+    const value = configuration.value(setting);
+    if (value !== undefined) settings[name] = value;
+  }
   return settings;
 }
 

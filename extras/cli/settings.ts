@@ -38,11 +38,12 @@ const FALSE_WORDS = ['0', 'false', 'no'];
 /** The largest shutdown delay: far beyond any load balancer's deregistration delay, and still a timer Node can set. */
 export const MAX_SHUTDOWN_DELAY_SECONDS = 3600;
 
-const PORT: Kind<number> = {
-  hint: '<0-65535>',
-  accepted: 'an integer from 0 to 65535',
-  parse: (text) => (/^[0-9]{1,5}$/.test(text) && Number(text) <= 65_535 ? Number(text) : undefined),
-};
+/** Numbers the text of `pattern` writes, from `least` to `most`. */
+function numbers(hint: string, accepted: string, pattern: RegExp, least: number, most: number): Kind<number> {
+  return { hint, accepted, parse: (text) => (pattern.test(text) && Number(text) >= least && Number(text) <= most ? Number(text) : undefined) };
+}
+
+const PORT = numbers('<0-65535>', 'an integer from 0 to 65535', /^[0-9]{1,5}$/, 0, 65_535);
 
 const BOOLEAN: Kind<boolean> = {
   hint: '[yes|no]',
@@ -55,36 +56,25 @@ export function isBoolean(kind: Kind<unknown>): boolean {
   return kind === BOOLEAN;
 }
 
-const SECONDS: Kind<number> = {
-  hint: '<seconds>',
-  accepted: `a number of seconds from 0 to ${MAX_SHUTDOWN_DELAY_SECONDS}`,
-  parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) <= MAX_SHUTDOWN_DELAY_SECONDS ? Number(text) : undefined),
-};
+/** Seconds to the millisecond. */
+const SECONDS_TEXT = /^[0-9]{1,4}(\.[0-9]{1,3})?$/;
+
+const SECONDS = numbers('<seconds>', `a number of seconds from 0 to ${MAX_SHUTDOWN_DELAY_SECONDS}`, SECONDS_TEXT, 0, MAX_SHUTDOWN_DELAY_SECONDS);
 
 /** The most seconds a database bound may take: an hour, far beyond any sensible wait. */
 const MAX_DATABASE_SECONDS = 3600;
 
-/** Seconds above zero, to the millisecond: a bound of 0 would mean none in pg, which these never mean. */
-const POSITIVE_SECONDS: Kind<number> = {
-  hint: '<seconds>',
-  accepted: `a number of seconds above 0 and at most ${MAX_DATABASE_SECONDS}, to the millisecond`,
-  parse: (text) => (/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(text) && Number(text) > 0 && Number(text) <= MAX_DATABASE_SECONDS ? Number(text) : undefined),
-};
+/** Seconds above zero (at least a millisecond): a bound of 0 would mean none in pg, which these never mean. */
+const POSITIVE_SECONDS = numbers(
+  '<seconds>', `a number of seconds above 0 and at most ${MAX_DATABASE_SECONDS}, to the millisecond`, SECONDS_TEXT, 0.001, MAX_DATABASE_SECONDS,
+);
 
 /** The most connections one process may open: far above what one PostgreSQL serves, but a bound. */
 const MAX_POOL_SIZE = 1000;
 
-const POOL_SIZE: Kind<number> = {
-  hint: '<count>',
-  accepted: `a whole number of connections from 1 to ${MAX_POOL_SIZE}`,
-  parse: (text) => (/^[0-9]{1,4}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_POOL_SIZE ? Number(text) : undefined),
-};
+const POOL_SIZE = numbers('<count>', `a whole number of connections from 1 to ${MAX_POOL_SIZE}`, /^[0-9]{1,4}$/, 1, MAX_POOL_SIZE);
 
-const COUNT: Kind<number> = {
-  hint: '<count>',
-  accepted: 'a whole number of pets from 1 to 9007199254740991',
-  parse: (text) => (/^[0-9]{1,16}$/.test(text) && Number.isSafeInteger(Number(text)) && Number(text) > 0 ? Number(text) : undefined),
-};
+const COUNT = numbers('<count>', 'a whole number of pets from 1 to 9007199254740991', /^[0-9]{1,16}$/, 1, Number.MAX_SAFE_INTEGER);
 
 function text(hint: string, accepted: string): Kind<string> {
   return { hint, accepted, parse: (value) => value };
