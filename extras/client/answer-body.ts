@@ -78,29 +78,23 @@ export async function readAnswerBody(response: FetchResponse, maxBytes: number, 
     return new TextEncoder().encode(text).byteLength > maxBytes ? undefined : text;
   }
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // As `Response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced (a character split between chunks kept whole).
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   try {
     for (;;) {
       const chunk: FetchBodyChunk = await raced(reader.read(), expired);
-      if (chunk.done) break;
+      if (chunk.done) return text + decoder.decode();
       size += chunk.value.byteLength;
       if (size > maxBytes) {
         reader.cancel().catch(() => undefined);
         return undefined;
       }
-      chunks.push(chunk.value);
+      text += decoder.decode(chunk.value, { stream: true });
     }
   } catch (error) {
     reader.cancel(error).catch(() => undefined);
     throw error;
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  // As `Response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced.
-  return new TextDecoder().decode(bytes);
 }

@@ -160,6 +160,15 @@ function cursorOf(url: string): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/** The error told again as a PetstoreClientError: its code, details, cause and request id, with this message and number of attempts. */
+function retold(error: PetstoreError, message: string, attempts: number): PetstoreClientError {
+  const options: PetstoreClientErrorOptions = { attempts };
+  if (error.details !== undefined) options.details = error.details;
+  if (error.cause !== undefined) options.cause = error.cause;
+  if (error instanceof PetstoreClientError && error.requestId !== undefined) options.requestId = error.requestId;
+  return new PetstoreClientError(error.code, message, options);
+}
+
 function warnOnce(): (notice: DeprecationNotice) => void {
   const warned = new Set<string>();
   return (notice) => {
@@ -420,12 +429,7 @@ export class PetstoreClient implements PetstoreApi {
   /** The error of a create without a key that may have been stored: it was not repeated, and the caller is told how to find out. */
   #unknownFate(error: PetstoreClientError): PetstoreClientError {
     const message = `${error.message}; the pet may or may not have been stored: this server cannot remember idempotency keys, so the create was not repeated (a repeat could store it twice); list the pets to see whether it is there before creating it again`;
-    const options: PetstoreClientErrorOptions = {};
-    if (error.attempts !== undefined) options.attempts = error.attempts;
-    if (error.details !== undefined) options.details = error.details;
-    if (error.cause !== undefined) options.cause = error.cause;
-    if (error.requestId !== undefined) options.requestId = error.requestId;
-    return new PetstoreClientError(error.code, message, options);
+    return retold(error, message, error.attempts);
   }
 
   #tooLarge(answer: Omit<Answer, 'attempts'>): PetstoreError {
@@ -443,12 +447,7 @@ export class PetstoreClient implements PetstoreApi {
    * first answer stays as the server wrote it.
    */
   #counted(error: PetstoreError, attempts: number, detail: string): PetstoreClientError {
-    const message = detail === '' && attempts === 1 ? error.message : `${error.message} (${plural(attempts, 'attempt')}${detail})`;
-    const options: PetstoreClientErrorOptions = { attempts };
-    if (error.details !== undefined) options.details = error.details;
-    if (error.cause !== undefined) options.cause = error.cause;
-    if (error instanceof PetstoreClientError && error.requestId !== undefined) options.requestId = error.requestId;
-    return new PetstoreClientError(error.code, message, options);
+    return retold(error, detail === '' && attempts === 1 ? error.message : `${error.message} (${plural(attempts, 'attempt')}${detail})`, attempts);
   }
 
   #failure(answer: Answer): PetstoreClientError {
