@@ -132,7 +132,8 @@ export function overflowError(capacity: Capacity, used: StorageUsage, bytes: num
     return storeFull('maxPets', `it holds ${used.pets.toLocaleString('en-US')} pets, its capacity (\`capacity.maxPets\`)`);
   }
   if (capacity.maxBytes !== undefined && used.bytes + bytes > capacity.maxBytes) {
-    return storeFull('maxBytes', `its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`capacity.maxBytes\`)`);
+    const reason = `its pets take ${megabytes(used.bytes)} of the ${megabytes(capacity.maxBytes)} of memory set aside for them (\`capacity.maxBytes\`)`;
+    return storeFull('maxBytes', reason);
   }
   return undefined;
 }
@@ -174,7 +175,9 @@ export function limitCapacity(storage: PetStorage, capacity: Capacity, caller: s
   // capacity a keyed create is refused before the storage is asked, also when its key is stored
   // already: whether it is cannot be known without asking, and asking may store.
   const { insertOnce } = storage;
-  if (insertOnce !== undefined) limited.insertOnce = (pet, idempotency) => admitted(petHeapBytes(pet) + keyHeapBytes(pet, idempotency), () => insertOnce.call(storage, pet, idempotency));
+  if (insertOnce !== undefined) {
+    limited.insertOnce = (pet, idempotency) => admitted(petHeapBytes(pet) + keyHeapBytes(pet, idempotency), () => insertOnce.call(storage, pet, idempotency));
+  }
   if (storage.checkReady !== undefined) limited.checkReady = () => storage.checkReady?.() ?? Promise.resolve();
   if (storage.close !== undefined) limited.close = () => storage.close?.() ?? Promise.resolve();
   return limited;

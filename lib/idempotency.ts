@@ -40,7 +40,10 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  */
 export function validateIdempotencyKey(key: unknown): string {
   const expected = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, such as a UUID`;
-  if (typeof key !== 'string') throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be a string of ${expected}, not ${key === null ? 'null' : typeof key}`);
+  if (typeof key !== 'string') {
+    const given = key === null ? 'null' : typeof key;
+    throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be a string of ${expected}, not ${given}`);
+  }
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE_ASCII.test(key)) {
     const found = key.length === 0 ? 'it is empty' : key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `it has ${key.length}` : 'it has a character outside 0x20–0x7E';
     throw new PetstoreError('invalid_idempotency_key', `Cannot create pet: \`idempotencyKey\` must be ${expected} (${found})`);
@@ -48,18 +51,19 @@ export function validateIdempotencyKey(key: unknown): string {
   return key;
 }
 
-/** Seconds a client is asked to wait before repeating a create whose key is still in flight: the smallest whole number of seconds HTTP can ask for [RFC 9110 §10.2.3]. */
+/** Seconds a client waits before repeating a create whose key is in flight: the fewest HTTP can ask for [RFC 9110 §10.2.3]. */
 export const IN_FLIGHT_RETRY_AFTER = 1;
 
 /** The refusal of a create with a key on a storage that cannot keep keys (no insertOnce): a 501, rather than a silent duplicate on retry. */
 export function idempotencyUnsupportedError(): PetstoreError {
   return new PetstoreError(
     'idempotency_unsupported',
-    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without an idempotency key (a retry may then store a second pet), or configure a storage that has insertOnce()',
+    'Cannot create pet: this server\'s storage cannot remember idempotency keys; send the create without an idempotency key '
+      + '(a retry may then store a second pet), or configure a storage that has insertOnce()',
   );
 }
 
-/** The 409 of a create whose key is still in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; the HTTP layer adds how long to wait (IN_FLIGHT_RETRY_AFTER). */
+/** The 409 of a create whose key is in flight [draft-ietf-httpapi-idempotency-key-header-07 §2.7]; HTTP adds IN_FLIGHT_RETRY_AFTER. */
 export function keyInFlightError(): PetstoreError {
   return new PetstoreError(
     'idempotency_key_in_use',
@@ -71,7 +75,8 @@ export function keyInFlightError(): PetstoreError {
 export function keyReusedError(id: number): PetstoreError {
   return new PetstoreError(
     'idempotency_key_reused',
-    `Cannot create pet: this idempotency key was already used to create pet ${id} with a different body; use a new key for a new pet, or repeat the original body to receive pet ${id}`,
+    `Cannot create pet: this idempotency key was already used to create pet ${id} with a different body; `
+      + `use a new key for a new pet, or repeat the original body to receive pet ${id}`,
   );
 }
 
@@ -92,7 +97,9 @@ export function keysInFlightOf(storage: PetStorage): Set<string> {
  * processes the storage decides, and the later create replays once the first commits); a key used
  * with another pet is a 422. `seal` checks and freezes what the storage answers, as every create does.
  */
-export async function insertOncePerKey(storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string, seal: (stored: Pet) => Pet): Promise<{ pet: Pet; isReplay: boolean }> {
+export async function insertOncePerKey(
+  storage: PetStorage, inFlight: Set<string>, pet: NewPet, key: string, seal: (stored: Pet) => Pet,
+): Promise<{ pet: Pet; isReplay: boolean }> {
   if (storage.insertOnce === undefined) throw idempotencyUnsupportedError();
   // One lookup both asks and marks: a key already in flight leaves the set as it was.
   const keysBefore = inFlight.size;

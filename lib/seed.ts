@@ -68,11 +68,7 @@ function validateSeed(input: unknown): NewPet[] {
 export async function seedPets(store: PetstoreApi, input: unknown): Promise<SeedReport> {
   const pets = validateSeed(input);
   if ((await store.listPets({ limit: 1 })).length > 0) return { seeded: 0, skipped: true };
-  let seeded = 0;
   // One at a time: a storage may assign ids in completion order, and the seed's order is the ids' order.
-  for (const pet of pets) {
-    await store.createPet(pet);
-    seeded++;
-  }
-  return { seeded, skipped: false };
+  for (const pet of pets) await store.createPet(pet);
+  return { seeded: pets.length, skipped: false };
 }

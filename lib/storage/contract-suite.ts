@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PetstoreError } from '../errors.js';
 import { petHeapBytes } from '../capacity.js';
 import { fingerprintNewPet } from '../idempotency.js';
 import { MAX_SAFE_ID } from '../limits.js';
@@ -44,13 +43,17 @@ function keyed(pet: NewPet, key: string): IdempotencyRecord {
   return { key, fingerprint: fingerprintNewPet(pet) };
 }
 
-/** The storage's insertOnce, or undefined after skipping the test when the storage has none. */
-function insertOnceOf(storage: PetStorage, context: { skip(message: string): void }): PetStorage['insertOnce'] {
-  if (storage.insertOnce === undefined) {
-    context.skip('this storage has no insertOnce(): the engine refuses creates with an idempotency key (`idempotency_unsupported`)');
-    return undefined;
-  }
-  return storage.insertOnce.bind(storage);
+/** Runs within a storage that has insertOnce, given bound; skips the test over a storage that has none. */
+function usingInsertOnce(
+  options: StorageContractOptions, context: { skip(message: string): void },
+  body: (storage: PetStorage, insertOnce: NonNullable<PetStorage['insertOnce']>) => Promise<PetStorage | void>,
+): Promise<void> {
+  return using(options, async (storage) => {
+    if (storage.insertOnce === undefined) {
+      return void context.skip('this storage has no insertOnce(): the engine refuses creates with an idempotency key (`idempotency_unsupported`)');
+    }
+    return body(storage, storage.insertOnce.bind(storage));
+  });
 }
 
 /** The fields of an insertOnce result, with the pet as a plain object, for deepEqual. */
@@ -71,22 +74,20 @@ async function using(options: StorageContractOptions, body: (storage: PetStorage
 /**
  * The behaviour every PetStorage must show: the id policy, ordering, filtering, the `after` cursor,
  * limits, isolation of returned pets, readiness where the storage reports it, and idempotency keys
- * where it has insertOnce (replays, fingerprints, concurrent creates with one key, keys across a reopen). Call it from a `node:test` file with a name for the suite.
+ * where it has insertOnce (replays, fingerprints, concurrent creates with one key, keys across a
+ * reopen). Call it from a `node:test` file with a name for the suite.
  */
 export function runStorageContract(name: string, options: StorageContractOptions): void {
   describe(`${name} storage contract`, () => {
     test('a storage has the members it owes (insert, get, list), and each it may offer (insertOnce, checkReady, usage, close) is a function or absent', () =>
       using(options, async (storage) => {
         for (const member of OWED) assert.equal(typeof storage[member], 'function', `${member}() is owed`);
-        for (const member of OFFERED) assert.ok(storage[member] === undefined || typeof storage[member] === 'function', `${member}, where offered, is a function`);
+        for (const member of OFFERED) assert.ok(['undefined', 'function'].includes(typeof storage[member]), `${member}, where offered, is a function`);
       }));
 
     test('usage(), where the storage offers it, counts its pets and their heap bytes as petHeapBytes does', (context) =>
       using(options, async (storage) => {
-        if (storage.usage === undefined) {
-          context.skip('this storage has no usage(): an engine over it takes no `capacity`');
-          return;
-        }
+        if (storage.usage === undefined) return void context.skip('this storage has no usage(): an engine over it takes no `capacity`');
         const pets = await insertMany(storage, 3);
         assert.deepEqual(storage.usage(), { pets: 3, bytes: pets.reduce((sum, pet) => sum + petHeapBytes(pet), 0) });
       }));
@@ -237,10 +238,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
 
     test('checkReady(), where the storage has it, resolves on a freshly opened storage and after inserts', (context) =>
       using(options, async (storage) => {
-        if (storage.checkReady === undefined) {
-          context.skip('this storage has no checkReady(), so it is always ready');
-          return;
-        }
+        if (storage.checkReady === undefined) return void context.skip('this storage has no checkReady(), so it is always ready');
         await storage.checkReady();
         await insertMany(storage, 3);
         await storage.checkReady();
@@ -248,9 +246,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
       }));
 
     test('insertOnce() stores a pet with its key, and the same key again returns that pet and fingerprint as a replay without a new pet', (context) =>
-      using(options, async (storage) => {
-        const insertOnce = insertOnceOf(storage, context);
-        if (insertOnce === undefined) return;
+      usingInsertOnce(options, context, async (storage, insertOnce) => {
         const rex: NewPet = { name: 'Rex', categoryId: 3, status: 'available' };
         const first = await insertOnce(rex, keyed(rex, 'key-1'));
         assert.deepEqual(plain(first), { pet: { id: first.pet.id, ...rex }, fingerprint: fingerprintNewPet(rex), isReplay: false });
@@ -260,26 +256,22 @@ export function runStorageContract(name: string, options: StorageContractOptions
         assert.deepEqual({ ...(await storage.get(first.pet.id)) }, { id: first.pet.id, ...rex });
       }));
 
-    test('insertOnce() with a stored key and another fingerprint stores nothing and returns the first pet and fingerprint, which the engine refuses', (context) =>
-      using(options, async (storage) => {
-        const insertOnce = insertOnceOf(storage, context);
-        if (insertOnce === undefined) return;
+    test('insertOnce() with a stored key and another fingerprint stores nothing and returns the first pet and fingerprint, which the engine refuses',
+      (context) => usingInsertOnce(options, context, async (storage, insertOnce) => {
         const rex: NewPet = { name: 'Rex', categoryId: 3 };
         const tom: NewPet = { name: 'Tom', categoryId: 3 };
         const first = await insertOnce(rex, keyed(rex, 'key-2'));
         const other = await insertOnce(tom, keyed(tom, 'key-2'));
         assert.deepEqual(plain(other), { pet: { ...first.pet }, fingerprint: fingerprintNewPet(rex), isReplay: true });
         const store = createPetstore({ storage });
-        await assert.rejects(store.createPet(tom, { idempotencyKey: 'key-2' }), (error: unknown) => error instanceof PetstoreError && error.code === 'idempotency_key_reused');
+        await assert.rejects(store.createPet(tom, { idempotencyKey: 'key-2' }), { name: 'PetstoreError', code: 'idempotency_key_reused' });
         const replayed = await store.createPetOutcome({ categoryId: 3, name: 'Rex' }, { idempotencyKey: 'key-2' });
         assert.deepEqual({ pet: { ...replayed.pet }, isReplay: replayed.isReplay }, { pet: { ...first.pet }, isReplay: true });
         assert.deepEqual(ids(await storage.list({ status: undefined, after: 0, limit: 10 })), [first.pet.id]);
       }));
 
     test('insertOnce() keeps keys apart exactly (case, spaces, quotes) and beside pets inserted without a key', (context) =>
-      using(options, async (storage) => {
-        const insertOnce = insertOnceOf(storage, context);
-        if (insertOnce === undefined) return;
+      usingInsertOnce(options, context, async (storage, insertOnce) => {
         const pet: NewPet = { name: 'Zoë 🐕 "quoted"', categoryId: -1, status: 'sold' };
         const keys = ['a', 'A', 'a ', ' a', '"a"', 'a\\b', '~'.repeat(255)];
         const created: InsertOnceResult[] = [];
@@ -295,9 +287,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
       }));
 
     test('insertOnce() stores one pet for concurrent creates with one key, and one per key among many', (context) =>
-      using(options, async (storage) => {
-        const insertOnce = insertOnceOf(storage, context);
-        if (insertOnce === undefined) return;
+      usingInsertOnce(options, context, async (storage, insertOnce) => {
         const results = await Promise.all(Array.from({ length: 60 }, (_, index) => {
           const pet = newPet(index % 3);
           return insertOnce(pet, keyed(pet, `concurrent-${index % 3}`));
@@ -316,9 +306,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
       const reopen = options.reopen;
 
       test('reopen keeps every idempotency key with its pet and fingerprint', (context) =>
-        using(options, async (storage) => {
-          const insertOnce = insertOnceOf(storage, context);
-          if (insertOnce === undefined) return;
+        usingInsertOnce(options, context, async (storage, insertOnce) => {
           const rex: NewPet = { name: 'Rex', categoryId: 3, status: 'pending' };
           const first = await insertOnce(rex, keyed(rex, 'durable-key'));
           const unkeyed = await storage.insert(newPet(1));

@@ -16,7 +16,7 @@ export type ApiKeys = readonly string[] | (() => readonly string[]);
 export interface Keyring {
   /** Checks an `Authorization` header against the keys in force now. */
   authenticate(authorization: string | undefined): AuthVerdict;
-  /** Whether a text a client sent (a request id, an idempotency key) holds a run of a key in force (`keyScanner`): it is then never echoed, logged or stored. */
+  /** Whether a client's text (a request id, an idempotency key) holds a run of a key in force (`keyScanner`): it is then never echoed, logged or stored. */
   holdsKey(text: string): boolean;
 }
 
@@ -136,14 +136,15 @@ export type AuthVerdict = 'accepted' | 'missing' | 'invalid' | 'oversized';
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** What every key must be, for messages: never quoting the key. */
-export const TOKEN68_RULE = 'an RFC 6750 token68: letters, digits and - . _ ~ + / then = padding, with no white space, comma, "#", control or non-ASCII character';
+export const TOKEN68_RULE =
+  'an RFC 6750 token68: letters, digits and - . _ ~ + / then = padding, with no white space, comma, "#", control or non-ASCII character';
 
 /** Whether a key is an RFC 6750 token68, so a client can send it as `Authorization: Bearer <key>`. */
 export function isToken68(key: string): boolean {
   return TOKEN68.test(key);
 }
 
-/** The fewest characters an API key may have, everywhere (decided): anyone who reaches the port may guess a key as fast as 401s come back, and 16 random token68 characters hold about 96 bits. */
+/** The fewest characters of an API key, everywhere (decided): keys are guessed as fast as 401s come back; 16 random token68 characters hold about 96 bits. */
 export const MIN_API_KEY_LENGTH = 16;
 
 /** The one check of an API key, which the doors and the command line share: a character no client can send, too short, too long, or usable (undefined). */
@@ -156,7 +157,11 @@ export function apiKeyFault(key: unknown): 'character' | 'short' | 'long' | unde
 export function apiKeysProblem(apiKeys: unknown): string | undefined {
   if (!Array.isArray(apiKeys)) return '`apiKeys` must be a list of keys';
   if (apiKeys.length === 0) return '`apiKeys` must list at least one key';
-  const rules = { character: TOKEN68_RULE, short: `at least ${MIN_API_KEY_LENGTH} characters long, or it is easy to guess`, long: `at most ${MAX_TOKEN_LENGTH} characters long` };
+  const rules = {
+    character: TOKEN68_RULE,
+    short: `at least ${MIN_API_KEY_LENGTH} characters long, or it is easy to guess`,
+    long: `at most ${MAX_TOKEN_LENGTH} characters long`,
+  };
   const fault = (apiKeys as readonly unknown[]).map(apiKeyFault).find((found) => found !== undefined);
   return fault === undefined ? undefined : `every API key must be ${rules[fault]}`;
 }
@@ -204,8 +209,7 @@ function isKnownKey(token: string, keys: ReturnType<typeof padKeys>): boolean {
 /**
  * Checks `Authorization: Bearer <key>` headers against the configured keys [spec 5].
  *
- * A token is compared with every key in constant time (`isKnownKey`), so the comparison time depends
- * on neither how much of a key a guess got right nor which key it matched, and two keys can be valid
+ * A token is compared with every key in constant time (`isKnownKey`), so two keys can be valid
  * during a rotation. Header values that were accepted are remembered in a small set: a hit only ever
  * happens for a value that already proved itself, so its speed reveals nothing an attacker does not
  * already know. Rejected values are never remembered, so guesses cannot fill the set, and every
@@ -234,11 +238,10 @@ export function createAuthenticator(apiKeys: readonly string[]): (authorization:
 
 /** The 401 error for a verdict other than `accepted`, carrying its challenge header. */
 export function authError(verdict: Exclude<AuthVerdict, 'accepted'>): HttpError {
-  if (verdict === 'missing') return new HttpError('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`', { headers: MISSING_CREDENTIAL_HEADERS });
-  if (verdict === 'oversized') {
-    return new HttpError('unauthorized', `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`, { headers: INVALID_TOKEN_HEADERS });
-  }
-  return new HttpError('unauthorized', 'The bearer token is not a valid API key', { headers: INVALID_TOKEN_HEADERS });
+  const message = verdict === 'missing' ? 'Send the API key as `Authorization: Bearer <API_KEY>`'
+    : verdict === 'oversized' ? `The bearer token is longer than ${MAX_TOKEN_LENGTH} characters, so it is no API key; it was not checked`
+      : 'The bearer token is not a valid API key';
+  return new HttpError('unauthorized', message, { headers: verdict === 'missing' ? MISSING_CREDENTIAL_HEADERS : INVALID_TOKEN_HEADERS });
 }
 
 /** The 401 answers, built once: they are the most frequent answers under attack or misconfiguration. */

@@ -55,14 +55,10 @@ function checkOrigins(caller: string, origins: readonly string[]): void {
   if (!Array.isArray(origins as unknown)) throw new TypeError(`${caller}: \`corsOrigins\` must be a list of origins, or '*'`);
   if (origins.length === 0) throw new TypeError(`${caller}: \`corsOrigins\` must list at least one origin, or be '*'`);
   for (const origin of origins) {
-    let serialized: string | undefined;
-    try {
-      serialized = new URL(origin).origin;
-    } catch {
-      serialized = undefined;
-    }
+    const serialized = URL.canParse(origin) ? new URL(origin).origin : undefined;
     if (serialized !== origin || serialized === 'null') {
-      throw new TypeError(`${caller}: every entry of \`corsOrigins\` must be an origin as browsers send it, such as "https://app.example.com" (lower case, no path, no trailing slash), not ${JSON.stringify(origin)}`);
+      const rule = 'must be an origin as browsers send it, such as "https://app.example.com" (lower case, no path, no trailing slash)';
+      throw new TypeError(`${caller}: every entry of \`corsOrigins\` ${rule}, not ${JSON.stringify(origin)}`);
     }
   }
 }

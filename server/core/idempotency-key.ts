@@ -25,7 +25,9 @@ function invalidKey(problem: string): PetstoreError {
 /** The length check shared by both forms: the key as the storage keeps it, 1 to MAX_IDEMPOTENCY_KEY_LENGTH characters. */
 function bounded(key: string): string {
   if (key.length === 0) throw invalidKey(`must not be empty; send 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, ${EXAMPLE}`);
-  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw invalidKey(`must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long (it has ${key.length}); a UUID has 36`);
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw invalidKey(`must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long (it has ${key.length}); a UUID has 36`);
+  }
   return key;
 }
 
@@ -92,8 +94,9 @@ export function parseIdempotencyKey(headers: RequestHeaders, holdsKey?: (key: st
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw invalidKey('must be sent once; this request carries the header more than once');
   const key = bounded(plainQuotedKey(raw) ?? parseOtherKey(raw));
-  // Keys are stored with their pets: one holding an API key would put the API key on disk.
-  if (holdsKey?.(key) === true) throw invalidKey('holds an API key or a long part of one, and keys are stored with their pets; send a fresh random key, such as a UUID');
+  if (holdsKey?.(key) === true) {
+    throw invalidKey('holds an API key or a long part of one, and keys are stored with their pets; send a fresh random key, such as a UUID');
+  }
   return key;
 }
 

@@ -1,11 +1,12 @@
 // petstore-reference/core: what a plug-in or a door is written with: the request core, its plain request and answer, the route table, the response helpers.
 
-/** The request core (a plain request in, a plain answer out), its options, what a plug-in is told and adds, and a route served at an exact path from the root. */
-export { createRequestCore, DEFAULT_BASE_PATH, type ExtraRoute, type RootRoute, type Plugin, type PluginContext, type PluginParts, type RequestCore, type RequestCoreOptions } from './core.js';
+/** The request core (a plain request in, a plain answer out), its options, what a plug-in is told and adds, and a route at an exact path from the root. */
+export { createRequestCore, DEFAULT_BASE_PATH, type RequestCore, type RequestCoreOptions } from './core.js';
+export type { ExtraRoute, RootRoute, Plugin, PluginContext, PluginParts } from './core.js';
 /** The interface's route table, the methods a route allows, and a route's parts. */
 export { ROUTES } from './operations.js';
 export { allowedMethods, type Operation, type OperationCall, type Route, type RouteMethod } from './router.js';
-/** Accepted keys, the check of an `Authorization` header and its 401, the one rule of a key (token68, RFC 9110 §11.2, of 16 characters or more) and its check. */
+/** Accepted keys, an `Authorization` header's check and its 401, the one rule of a key (token68, RFC 9110 §11.2, 16 characters or more) and its check. */
 export { apiKeyFault, authError, createAuthenticator, isToken68, MIN_API_KEY_LENGTH, TOKEN68_RULE, type ApiKeys, type AuthVerdict } from './auth.js';
 /** Reads a JSON request body under a limit (65,536 bytes by default), and its options. */
 export { DEFAULT_BODY_LIMIT, readJsonBody, type JsonBodyOptions } from './request.js';

@@ -38,10 +38,7 @@ function answerOf(status: number, headers: Record<string, string>, bytes: Uint8A
 
 async function injectIntoCore(options: RequestCoreOptions, request: InjectRequest): Promise<InjectResponse> {
   let core = cores.get(options);
-  if (core === undefined) {
-    core = createRequestCore(options, 'inject');
-    cores.set(options, core);
-  }
+  if (core === undefined) cores.set(options, (core = createRequestCore(options, 'inject')));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
   const body = request.body === undefined ? NO_BODY : bodyOf(typeof request.body === 'string' ? encoder.encode(request.body) : request.body);
@@ -61,11 +58,7 @@ async function injectIntoFetch(handler: (request: Request) => Promise<Response>,
   // Bytes, not text: a Request made from a string adds `Content-Type: text/plain`, which the client never sent.
   if (request.body !== undefined) init.body = typeof request.body === 'string' ? encoder.encode(request.body) : request.body;
   const response = await handler(new Request(new URL(request.url, 'http://localhost'), init));
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return answerOf(response.status, headers, new Uint8Array(await response.arrayBuffer()));
+  return answerOf(response.status, Object.fromEntries(response.headers), new Uint8Array(await response.arrayBuffer()));
 }
 
 /**

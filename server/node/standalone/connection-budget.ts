@@ -17,7 +17,7 @@ export interface ConnectionBudget {
   maxConnections?: number;
   /** Most connections open at once from one client address; one more is closed at accept. Default none (clients behind one balancer share its address). */
   maxConnectionsPerAddress?: number;
-  /** Most bytes of request bodies being received at once, over every connection; a request whose body would pass it is a 503 with `Retry-After`. Default DEFAULT_MAX_BODY_BYTES. */
+  /** Most bytes of bodies being received at once over all connections; past it a request is a 503 with `Retry-After`. Default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
   /** Told of every refusal, for a metric (the operator's kit counts them in `petstore_connections_refused_total`). */
   onRefused?: (reason: ConnectionRefusal) => void;
@@ -89,9 +89,11 @@ function admitConnections(server: Server, max: number, perAddress: number | unde
  * when it was answered 503 `unavailable` with `Retry-After` and its connection closes after the
  * answer, since the rest of its body is not read.
  */
-export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit: number = DEFAULT_BODY_LIMIT): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
+export function limitConnections(
+  server: Server, budget: ConnectionBudget = {}, bodyLimit: number = DEFAULT_BODY_LIMIT,
+): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
-  for (const [name, value] of [['maxConnections', maxConnections], ['maxBodyBytes', maxBodyBytes], ['maxConnectionsPerAddress', maxConnectionsPerAddress ?? 1]] as const) {
+  for (const [name, value] of Object.entries({ maxConnections, maxBodyBytes, maxConnectionsPerAddress: maxConnectionsPerAddress ?? 1 })) {
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
   const markUsed = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
@@ -103,7 +105,8 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     if (bodyBytes + bytes > maxBodyBytes) {
       onRefused?.('bodies');
       closeAfterAnswer(request);
-      const error = new HttpError('unavailable', `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`, { headers: ['Retry-After', String(BODY_RETRY_AFTER)] });
+      const message = `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`;
+      const error = new HttpError('unavailable', message, { headers: ['Retry-After', String(BODY_RETRY_AFTER)] });
       refuseRequest(request, response, error, observation, ['Connection', 'close']);
       return false;
     }

@@ -5,7 +5,7 @@ import { closeAfterAnswer, isOnClosingConnection } from '../handler.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
 
-/** Most requests that may wait on one connection behind the one being answered (decided: pipelining clients use a handful, and each answer a client does not read is still written into its socket's buffers). */
+/** Most requests waiting on one connection behind the one answered (decided: pipelining clients use a handful; an unread answer still fills socket buffers). */
 export const MAX_PIPELINED_REQUESTS = 16;
 
 /** Most requests waiting behind another over all connections (decided: two a connection of the budget; each holds about 2 KiB). */
@@ -23,7 +23,9 @@ const RUNS_PER_TURN = 16;
  * a 400 that closes the connection; one that would pass MAX_WAITING_REQUESTS (those ignored behind a
  * refusal included) has its connection cut.
  */
-export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: () => void) => void {
+export function createPipelineGuard(
+  idOf: (headers: RequestHeaders) => string,
+): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: () => void) => void {
   const waiting = new WeakMap<object, number>();
   const ready: (() => void)[] = [];
   let held = 0;
@@ -46,7 +48,8 @@ export function createPipelineGuard(idOf: (headers: RequestHeaders) => string): 
     if (isOnClosingConnection(request)) return;
     if (count > MAX_PIPELINED_REQUESTS) {
       closeAfterAnswer(request);
-      const error = new PetstoreError('bad_request', `Too many pipelined requests: at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`);
+      const rule = `at most ${MAX_PIPELINED_REQUESTS} may wait unanswered on one connection; send the rest on a new connection`;
+      const error = new PetstoreError('bad_request', `Too many pipelined requests: ${rule}`);
       return refuseRequest(request, response, error, observation, ['Connection', 'close'], idOf);
     }
     waiting.set(socket, count);

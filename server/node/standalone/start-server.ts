@@ -5,10 +5,9 @@ import { createRequestCore, DEFAULT_BASE_PATH } from '../../core/index.js';
 import type { PluginContext, RequestCore } from '../../core/index.js';
 import { PetstoreError } from '../../../lib/index.js';
 import { handleClientError, handleConnect } from './client-error.js';
-import { closeByLingering } from '../handler.js';
 import { limitConnections } from './connection-budget.js';
 import type { ConnectionBudget } from './connection-budget.js';
-import { answerWithCore } from '../handler.js';
+import { answerWithCore, closeByLingering } from '../handler.js';
 import type { HandlerOptions } from '../handler.js';
 import { deferContinue } from '../node-request.js';
 import { createPipelineGuard } from './pipelining.js';
@@ -85,9 +84,14 @@ export interface RunningServer {
 }
 
 /** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
-function createNodeServer(options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>, observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf']): Server {
-  // The production values above, with the caller's overrides.
-  const timeouts: ServerTimeouts = { headers: HEADERS_TIMEOUT, request: REQUEST_TIMEOUT, keepAlive: KEEP_ALIVE_TIMEOUT, socket: SOCKET_TIMEOUT, connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL, ...options.timeouts };
+function createNodeServer(
+  options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>,
+  observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf'],
+): Server {
+  const timeouts: ServerTimeouts = {
+    headers: HEADERS_TIMEOUT, request: REQUEST_TIMEOUT, keepAlive: KEEP_ALIVE_TIMEOUT, socket: SOCKET_TIMEOUT,
+    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL, ...options.timeouts,
+  };
   const server = createServer({
     ServerResponse: responseClass,
     headersTimeout: timeouts.headers,
@@ -109,7 +113,8 @@ function createNodeServer(options: StartServerOptions, listener: RequestListener
     listener(request, response);
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const error = new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${JSON.stringify(String(request.headers.expect).slice(0, 100))}`);
+    const expectation = JSON.stringify(String(request.headers.expect).slice(0, 100));
+    const error = new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${expectation}`);
     refuseRequest(request, response, error, observer?.(request, response), [], idOf);
   });
   return server;
@@ -161,7 +166,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     admitPipelined(request, response, observation, () => {
       if (!admitBody(request, response, observation)) return;
       // Node keeps MAX_HEADER_LINES + 1 lines of a head, so one more than the limit says there were more.
-      if (request.rawHeaders.length > 2 * MAX_HEADER_LINES) return refuseRequest(request, response, new PetstoreError('headers_too_large', `The request has more than ${MAX_HEADER_LINES} header lines`), observation, [], core.requestIdOf);
+      if (request.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+        const error = new PetstoreError('headers_too_large', `The request has more than ${MAX_HEADER_LINES} header lines`);
+        return refuseRequest(request, response, error, observation, [], core.requestIdOf);
+      }
       answerWithCore(core, request, response, observation);
     });
   }
