@@ -359,7 +359,9 @@ export class PetstoreClient implements PetstoreApi {
         return { ...outcome.answer, attempts: attempt };
       }
       // Reading more of an answer too large would not make it smaller, nor again one that cannot be decoded: neither is retried.
-      if (outcome.kind === 'too large') throw this.#counted(this.#tooLarge(outcome.answer), attempt, '');
+      if (outcome.kind === 'too large') {
+        throw this.#counted(unexpectedAnswer(outcome.answer, `larger than ${this.#maxAnswerBytes} bytes, the client's \`maxAnswerBytes\`; not read further`), attempt, '');
+      }
       if (outcome.kind === 'undecodable') {
         const error = new PetstoreError('unavailable', `Unexpected answer to ${method} ${url}: its body cannot be decoded (${outcome.problem}); not retried, as the same answer would come again`, { cause: outcome.failure });
         throw options.isUnrepeatable === true ? this.#unknownFate(this.#counted(error, attempt, '')) : this.#counted(error, attempt, '');
@@ -421,7 +423,10 @@ export class PetstoreClient implements PetstoreApi {
   /** The error of an attempt that gave no answer worth returning, each kind with its own message. */
   #attemptError(url: string, outcome: Exclude<Outcome, { kind: 'too large' | 'undecodable' }>): PetstoreError {
     if (outcome.kind === 'answer') return this.#failure({ ...outcome.answer, attempts: 1 });
-    if (outcome.kind === 'unreachable') return this.#unreachable(url, outcome.failure);
+    if (outcome.kind === 'unreachable') {
+      const reason = outcome.failure instanceof Error ? outcome.failure.message : String(outcome.failure);
+      return new PetstoreError('unavailable', `Cannot reach the Petstore at ${url}: ${reason}`, { cause: outcome.failure });
+    }
     const within = outcome.isBudget ? `before the call's budget ran out (${Math.round(outcome.limit)} ms of it were left for this attempt)` : `within the ${seconds(outcome.limit)} s attempt timeout`;
     return new PetstoreError('unavailable', `No answer from the Petstore at ${url} ${within}`, { cause: outcome.failure });
   }
@@ -430,15 +435,6 @@ export class PetstoreClient implements PetstoreApi {
   #unknownFate(error: PetstoreClientError): PetstoreClientError {
     const message = `${error.message}; the pet may or may not have been stored: this server cannot remember idempotency keys, so the create was not repeated (a repeat could store it twice); list the pets to see whether it is there before creating it again`;
     return retold(error, message, error.attempts);
-  }
-
-  #tooLarge(answer: Omit<Answer, 'attempts'>): PetstoreError {
-    return unexpectedAnswer(answer, `larger than ${this.#maxAnswerBytes} bytes, the client's \`maxAnswerBytes\`; not read further`);
-  }
-
-  #unreachable(url: string, failure: unknown): PetstoreError {
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    return new PetstoreError('unavailable', `Cannot reach the Petstore at ${url}: ${reason}`, { cause: failure });
   }
 
   /**
