@@ -18,17 +18,17 @@ function silentRows(markdown: string): Map<string, string> {
   return new Map([...section.matchAll(/^\| (.+?) \| (.+?) \| .*$/gm)].filter(([, question]) => question !== 'question' && !question?.startsWith('---')).map(([, question = '', decision = '']) => [question, decision]));
 }
 
-test('docs/spec-conformance.md states each decision of decisions.ts word for word: its row starts with the decision and its reason', () => {
+test('docs/spec-conformance.md states each decision of decisions.json word for word: its row starts with the decision and its reason', () => {
   const rows = silentRows(CONFORMANCE);
   for (const decision of DECISIONS) {
     const cell = rows.get(decision.question);
     assert.notEqual(cell, undefined, `docs/spec-conformance.md has no row “${decision.question}”`);
     const expected = `${decision.decision} ${decision.reason}`;
-    assert.ok(cell?.startsWith(expected), `the row “${decision.question}” of docs/spec-conformance.md must start with decisions.ts's text:\n${expected}\nnot:\n${cell}`);
+    assert.ok(cell?.startsWith(expected), `the row “${decision.question}” of docs/spec-conformance.md must start with decisions.json's text:\n${expected}\nnot:\n${cell}`);
   }
 });
 
-test('the OpenAPI document takes its descriptions of the decisions from decisions.ts', () => {
+test('the OpenAPI document takes its descriptions of the decisions from decisions.json', () => {
   const document = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
   const text = (id: DecisionId): string => decisionOf(id).decision;
   const pets = document.paths['/pets'];
@@ -43,11 +43,11 @@ test('the OpenAPI document takes its descriptions of the decisions from decision
     ['NewPet', 'decision-category-id', JSON.stringify(document.components.schemas.NewPet)],
   ];
   for (const [where, id, description] of described) {
-    assert.ok((description ?? '').includes(JSON.stringify(text(id)).slice(1, -1)), `${where} states ${id} as decisions.ts words it`);
+    assert.ok((description ?? '').includes(JSON.stringify(text(id)).slice(1, -1)), `${where} states ${id} as decisions.json words it`);
   }
 });
 
-test('docs/http-behaviour.md repeats no decision: each of its decisions is one decisions.ts does not hold', () => {
+test('docs/http-behaviour.md repeats no decision: each of its decisions is one decisions.json does not hold', () => {
   const section = BEHAVIOUR.slice(BEHAVIOUR.indexOf('\n## Decisions of the HTTP layer\n'));
   assert.ok(section.length > 30, 'docs/http-behaviour.md has its section of the HTTP layer\'s decisions');
   const questions = [...section.matchAll(/^\| (.+?) \|/gm)].map(([, question = '']) => question.toLowerCase());

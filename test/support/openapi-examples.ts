@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 // The named export: under NodeNext the default import of this CommonJS module types as the module, not the class.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { NewPet } from '../../lib/index.js';
 import type { OpenApiDocument } from '../../extras/docs-site/openapi/index.js';
 import type { JsonSchema } from '../../extras/docs-site/openapi/types.js';
 import type { JsonValue } from '../../extras/docs-site/openapi/types.js';
@@ -61,6 +62,55 @@ export function requestKeysOf(operation: DocumentedOperation): string[] {
   const keys = new Set(Object.keys(operation.operation.requestBody?.content['application/json']?.examples ?? {}));
   for (const parameter of operation.parameters) for (const key of Object.keys(parameter.examples ?? {})) keys.add(key);
   return [...keys];
+}
+
+/** The pets every example of the document assumes: created in this order into an empty store, so they hold ids 1 to 4. */
+export const EXAMPLE_PETS: readonly NewPet[] = [
+  { name: 'Rex', categoryId: 1, status: 'available' },
+  { name: 'Tom', categoryId: 2, status: 'sold' },
+  { name: 'Nemo', categoryId: 3 },
+  { name: 'Luna', categoryId: 1, status: 'available' },
+];
+
+/**
+ * A request the server refuses with a 400, which the document shows beside its answer (in the
+ * description of the answer's example) but never as a request example: tools that replay request
+ * examples (Dredd, Schemathesis, Prism) take those for valid requests.
+ */
+export interface RefusedRequest {
+  operationId: string;
+  /** The key of its answer among the examples of the operation's 400. */
+  key: string;
+  summary: string;
+  method: string;
+  /** The request target below the base path, query included, as sent: `/pets?limit=ten`. */
+  target: string;
+  /** The query and path parameters it sends, by name. */
+  parameters: Record<string, string>;
+  /** The JSON body it sends, if any. */
+  body?: JsonValue;
+}
+
+/** How the example of a 400 states the refused request it answers. */
+const REQUEST_STATED = /^The request: `(GET|POST) ([^`]+)`(?: with the body `(.+)`)?\.$/;
+
+/** The refused requests a document states in the examples of its operations' 400 answers, in document order, below `basePath`. */
+export function refusedRequestsOf(document: OpenApiDocument, basePath = '/v1'): RefusedRequest[] {
+  const refused: RefusedRequest[] = [];
+  for (const { path, operation } of operationsOf(document)) {
+    for (const [key, example] of Object.entries(operation.responses['400']?.content?.['application/json']?.examples ?? {})) {
+      const [, method = '', line = '', body] = REQUEST_STATED.exec(example.description ?? '') ?? [];
+      if (line === '') continue;
+      assert.ok(line.startsWith(`${basePath}/`), `${key}: ${line} is below ${basePath}`);
+      const target = line.slice(basePath.length);
+      const url = new URL(target, 'http://example.invalid');
+      const template = new RegExp(`^${path.replace(/\{([^}]+)\}/g, '(?<$1>[^/]+)')}$`);
+      const parameters = { ...Object.fromEntries(url.searchParams), ...template.exec(url.pathname)?.groups };
+      const request: RefusedRequest = { operationId: operation.operationId ?? '', key, summary: example.summary, method, target, parameters };
+      refused.push(body === undefined ? request : { ...request, body: JSON.parse(body) as JsonValue });
+    }
+  }
+  return refused;
 }
 
 /** Where the component schemas are registered with ajv. */

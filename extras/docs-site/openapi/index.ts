@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the interface, built from the route table.
+// The OpenAPI 3.1 document of the interface, as checked data (openapi.template.json) filled from the package's constants.
 
 /** Builds the OpenAPI 3.1 document the server serves at `{basePath}/openapi.json`. */
 export { createOpenApiDocument } from './document.js';

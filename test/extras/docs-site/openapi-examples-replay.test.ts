@@ -3,13 +3,11 @@ import { describe, test } from 'node:test';
 import { createPetstore, seedPets } from '../../../lib/index.js';
 import { createOpenApiDocument } from '../../../extras/docs-site/openapi/index.js';
 import type { PetStorage } from '../../../lib/index.js';
-import { EXAMPLE_PETS, refusedRequests } from '../../../extras/docs-site/openapi/examples.js';
-import type { RefusedRequest } from '../../../extras/docs-site/openapi/examples.js';
 import { createPostgresStorage } from '../../../extras/postgres/index.js';
 import { API_KEY, AUTH, call, parseRawResponses, rawExchange, startTestServer } from '../../support/standalone-http.js';
 import type { Reply, TestServer } from '../../support/standalone-http.js';
-import { operationsOf, requestKeysOf, schemaValidator, statusOfExample } from '../../support/openapi-examples.js';
-import type { DocumentedOperation } from '../../support/openapi-examples.js';
+import { EXAMPLE_PETS, operationsOf, refusedRequestsOf, requestKeysOf, schemaValidator, statusOfExample } from '../../support/openapi-examples.js';
+import type { DocumentedOperation, RefusedRequest } from '../../support/openapi-examples.js';
 import { DEFAULT_BODY_LIMIT } from '../../../server/core/request.js';
 import type { JsonValue } from '../../../extras/docs-site/openapi/types.js';
 import type { OpenApiExample } from '../../../extras/docs-site/openapi/types.js';
@@ -19,6 +17,8 @@ import { heldStorage } from '../../support/held-storage.js';
 
 const DOCUMENT = createOpenApiDocument({ bodyLimit: DEFAULT_BODY_LIMIT });
 const check = schemaValidator(DOCUMENT);
+/** The refused requests the document states beside the examples of its 400 answers, which are replayed as a learner would send them. */
+const REFUSED_REQUESTS = refusedRequestsOf(DOCUMENT);
 
 /** The servers an answer needs: the store the examples assume (with no room left when full), a storage that throws, a database that refuses, a short header timeout. */
 type ServerKind = 'seeded' | 'full' | 'broken' | 'down' | 'slow';
@@ -143,7 +143,7 @@ function refusedRequest(refused: RefusedRequest): ExampleRequest {
 }
 
 /** The refused requests of the examples, by operationId and key. */
-const REFUSED = new Map(refusedRequests().map((refused) => [`${refused.operationId} ${refused.key}`, refused]));
+const REFUSED = new Map(REFUSED_REQUESTS.map((refused) => [`${refused.operationId} ${refused.key}`, refused]));
 
 /** Whether `actual` holds everything `expected` does: an abridged example of a larger answer. */
 function contains(actual: unknown, expected: JsonValue): boolean {
@@ -274,7 +274,7 @@ describe('the OpenAPI description\'s examples against the server', () => {
     let replayed = 0;
     for (const operation of bodyOperations()) {
       const response = operation.operation.responses['400'];
-      for (const refused of refusedRequests().filter((candidate) => candidate.operationId === operation.operation.operationId)) {
+      for (const refused of REFUSED_REQUESTS.filter((candidate) => candidate.operationId === operation.operation.operationId)) {
         assert.ok(response !== undefined, refused.operationId);
         const request = refusedRequest(refused);
         assertAnswer(`${request.method} ${request.path} (${refused.key})`, await send(request), { status: 400, response, key: refused.key, answers: bodyExamples(response) });
@@ -288,7 +288,7 @@ describe('the OpenAPI description\'s examples against the server', () => {
   test('the OpenAPI description\'s request examples of GET get the same status and headers over HEAD, without a body', async () => {
     // The document states HEAD in each path's description, as GET's answer without its body.
     for (const operation of bodyOperations().filter((candidate) => candidate.method === 'get')) {
-      const refused = refusedRequests().filter((candidate) => candidate.operationId === operation.operation.operationId);
+      const refused = REFUSED_REQUESTS.filter((candidate) => candidate.operationId === operation.operation.operationId);
       const requests: [string, ExampleRequest][] = [
         ...requestKeysOf(operation).map((key): [string, ExampleRequest] => [key, exampleRequest(operation, key)]),
         ...refused.map((candidate): [string, ExampleRequest] => [candidate.key, refusedRequest(candidate)]),

@@ -3,9 +3,8 @@ import { describe, test } from 'node:test';
 import { ERROR_CODES, GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from '../../../../lib/index.js';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import type { OpenApiDocument, OpenApiDocumentOptions } from '../../../../extras/docs-site/openapi/index.js';
-import { allowExamples, NOT_REPLAYABLE, refusedRequests } from '../../../../extras/docs-site/openapi/examples.js';
-import { operationsOf, requestKeysOf, responsesOf, schemaValidator, statusOfExample } from '../../../support/openapi-examples.js';
-import { DEFAULT_BODY_LIMIT } from '../../../../server/core/request.js';
+import { operationsOf, refusedRequestsOf, requestKeysOf, responsesOf, schemaValidator, statusOfExample } from '../../../support/openapi-examples.js';
+import { allowedMethods, DEFAULT_BODY_LIMIT, ROUTES } from '../../../../server/core/index.js';
 import type { JsonValue } from '../../../../extras/docs-site/openapi/types.js';
 import type { OpenApiExample } from '../../../../extras/docs-site/openapi/types.js';
 import type { OpenApiResponse } from '../../../../extras/docs-site/openapi/types.js';
@@ -19,6 +18,9 @@ const VARIANTS: Record<string, OpenApiDocumentOptions> = {
 };
 
 const DOCUMENTS: [string, OpenApiDocument][] = Object.entries(VARIANTS).map(([name, options]) => [name, createOpenApiDocument(options)]);
+
+/** What the summary of an example says when no request alone produces its answer (a failing storage, a silent client). */
+const NOT_REPLAYABLE = 'not replayable';
 
 /** The headers the interface's learners most need examples of; every other header has them too. */
 const HEADERS_WITH_EXAMPLES = ['Location', 'Link', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'X-Request-Id', 'Allow'];
@@ -124,14 +126,14 @@ describe('createOpenApiDocument() examples', () => {
     }
   });
 
-  test('refusedRequests() are what the schemas refuse, each answered under its key by its operation\'s 400, whose example describes the request', () => {
-    const refused = refusedRequests();
-    assert.deepEqual(refused.map((request) => `${request.operationId} ${request.key}`), [
-      'listPets limitNotInteger', 'listPets unknownStatus', 'createPet missingName', 'createPet wrongStatus', 'createPet severalProblems', 'getPet notInteger',
-    ]);
+  test('createOpenApiDocument()\'s refused requests are what the schemas refuse, each answered under its key by its operation\'s 400, whose example describes the request', () => {
     for (const [name, document] of DOCUMENTS) {
       const check = schemaValidator(document);
       const base = VARIANTS[name]?.basePath ?? '/v1';
+      const refused = refusedRequestsOf(document, base);
+      assert.deepEqual(refused.map((request) => `${request.operationId} ${request.key}`), [
+        'listPets limitNotInteger', 'listPets unknownStatus', 'createPet missingName', 'createPet wrongStatus', 'createPet severalProblems', 'getPet notInteger',
+      ], name);
       for (const request of refused) {
         const operation = operationsOf(document).find((candidate) => candidate.operation.operationId === request.operationId);
         assert.ok(operation !== undefined, request.operationId);
@@ -232,9 +234,18 @@ describe('createOpenApiDocument() examples', () => {
     }
   });
 
-  test('allowExamples() gives the Allow of an interface path, and refuses a path no route has', () => {
-    assert.deepEqual(allowExamples('/pets/{petId}'), { allow: { summary: 'The methods of /pets/{petId}', value: 'GET, HEAD, OPTIONS' } });
-    assert.throws(() => allowExamples('/store/orders'), { name: 'TypeError', message: 'createOpenApiDocument: no route has the path /store/orders' });
+  test('createOpenApiDocument() states the Allow of each route of the route table, in x-allow, in the path\'s description and in the 405 example', () => {
+    for (const [name, document] of DOCUMENTS) {
+      for (const route of ROUTES) {
+        const item = document.paths[route.path];
+        assert.equal(item?.['x-allow'], allowedMethods(route), `${name}: ${route.path}`);
+        assert.ok(item?.description.includes(`\`Allow: ${allowedMethods(route)}\``), `${name}: ${route.path}`);
+      }
+      const pets = ROUTES.find((route) => route.path === '/pets');
+      assert.ok(pets !== undefined);
+      const allow = document['x-shared-responses']['MethodNotAllowed']?.headers?.['Allow']?.examples?.['deletePets'];
+      assert.equal(allow?.value, allowedMethods(pets), name);
+    }
   });
 
   test('the example validator rejects examples that are wrong, so the checks above can fail', () => {

@@ -7,7 +7,7 @@ import { referenceDecisions } from '../../../../extras/docs-site/reference/decis
 import { renderReferencePage } from '../../../../extras/docs-site/reference/page.js';
 import { createPetstore, ERROR_CODES, MAX_LIMIT, MIN_LIMIT } from '../../../../lib/index.js';
 import { createOpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
-import { refusedRequests } from '../../../../extras/docs-site/openapi/examples.js';
+import { refusedRequestsOf } from '../../../support/openapi-examples.js';
 import type { OpenApiDocument } from '../../../../extras/docs-site/openapi/index.js';
 import { inject } from '../../../../server/testing/index.js';
 import type { InjectResponse } from '../../../../server/testing/index.js';
@@ -200,7 +200,7 @@ describe('what the reference page shows', () => {
     assert.deepEqual(JSON.parse(textOf(textarea ?? '')), first.value);
     for (const example of examples) assert.ok(textOf(page).includes(JSON.stringify(example.value, null, 2)), example.summary);
     // The refused requests are no request examples, yet a learner still sees each, with its answer.
-    for (const refused of refusedRequests()) {
+    for (const refused of refusedRequestsOf(DOCUMENT)) {
       const body = refused.body === undefined ? '' : ` with the body ${JSON.stringify(refused.body)}`;
       assert.ok(textOf(elementById(page, 'section', refused.operationId)).includes(`${refused.summary}. The request: ${refused.method} /v1${refused.target}${body}.`), refused.key);
     }
