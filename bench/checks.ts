@@ -54,42 +54,32 @@ function jsonOf(answer: Answer, status: number): unknown {
   }
 }
 
-/** No header required beyond `Content-Type`. */
-const noHeaderRequired = (): void => undefined;
+/** A check of an answer of this status with a JSON body that `verifyBody` accepts; no header required beyond `Content-Type` unless `verifyHeaders` says. */
+function answerCheck(status: number, verifyBody: (body: unknown, answer: Answer) => void, optionalHeaders: readonly string[], verifyHeaders = (_answer: Answer): void => undefined): AnswerCheck {
+  return { verify: (answer) => verifyBody(jsonOf(answer, status), answer), verifyHeaders, optionalHeaders };
+}
 
 /** A `listPets` page: 200, and exactly the first `limit` pets of the prefill (with `status` only, when given), in id order. */
 export function pageCheck(limit: number, status?: string): AnswerCheck {
   const expected = FIXTURE.filter((pet) => status === undefined || pet.status === status).slice(0, limit);
-  return {
-    verify: (answer) => deepStrictEqual(jsonOf(answer, 200), expected, `the page is not the first ${limit} pets${status === undefined ? '' : ` with status ${status}`}`),
-    verifyHeaders: noHeaderRequired,
-    optionalHeaders: [...EVERY_ANSWER, 'Link'],
-  };
+  const message = `the page is not the first ${limit} pets${status === undefined ? '' : ` with status ${status}`}`;
+  return answerCheck(200, (body) => deepStrictEqual(body, expected, message), [...EVERY_ANSWER, 'Link']);
 }
 
 /** A `getPet`: 200 and the prefilled pet of this id, field for field. */
 export function petCheck(id: number): AnswerCheck {
   const expected = FIXTURE[id - 1];
   if (expected === undefined) throw new Error(`pet ${id} is not among the ${PREFILLED_PETS} prefilled pets`);
-  return {
-    verify: (answer) => deepStrictEqual(jsonOf(answer, 200), expected, `the body is not pet ${id}`),
-    verifyHeaders: noHeaderRequired,
-    optionalHeaders: [...EVERY_ANSWER, 'Deprecation', 'Sunset', 'Link'],
-  };
+  return answerCheck(200, (body) => deepStrictEqual(body, expected, `the body is not pet ${id}`), [...EVERY_ANSWER, 'Deprecation', 'Sunset', 'Link']);
 }
 
 /** A rejection: this status and an Error body, `{code, message, status}` with the same status [spec 7]. */
 export function errorCheck(status: number): AnswerCheck {
-  return {
-    verify: (answer) => {
-      const body = jsonOf(answer, status);
-      const isError = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string'
-        && 'message' in body && typeof body.message === 'string' && 'status' in body && body.status === status;
-      if (!isError) throw new Error(`the body is not an Error body with status ${status}: ${answer.body.slice(0, 300)}`);
-    },
-    verifyHeaders: noHeaderRequired,
-    optionalHeaders: status === 401 ? [...EVERY_ANSWER, 'WWW-Authenticate'] : EVERY_ANSWER,
-  };
+  return answerCheck(status, (body, answer) => {
+    const isError = typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string'
+      && 'message' in body && typeof body.message === 'string' && 'status' in body && body.status === status;
+    if (!isError) throw new Error(`the body is not an Error body with status ${status}: ${answer.body.slice(0, 300)}`);
+  }, status === 401 ? [...EVERY_ANSWER, 'WWW-Authenticate'] : EVERY_ANSWER);
 }
 
 /** The id of a created pet: a safe integer above the prefill's ids. */
@@ -100,20 +90,12 @@ function createdIdOf(answer: Answer): number {
   return id;
 }
 
-/**
- * A `createPet`: 201, the sent fields with a new id above the prefill's, and `Location` naming that
- * pet, which a client needs to find what it created [RFC 9110 §15.3.2].
- */
+/** A `createPet`: 201, the sent fields with a new id above the prefill's, and `Location` naming that pet, which a client needs [RFC 9110 §15.3.2]. */
 export function createdCheck(sent: { name: string; categoryId: number; status: string }): AnswerCheck {
-  return {
-    verify: (answer) => deepStrictEqual(jsonOf(answer, 201), { id: createdIdOf(answer), ...sent }, 'the created pet is not the one sent'),
-    verifyHeaders: (answer) => {
-      const id = createdIdOf(answer);
-      const location = rawHeaderOf(answer.rawHeaders, 'location');
-      if (location !== `/v1/pets/${id}`) throw new Error(`expected Location /v1/pets/${id}, got ${String(location)}`);
-    },
-    optionalHeaders: EVERY_ANSWER,
-  };
+  return answerCheck(201, (body, answer) => deepStrictEqual(body, { id: createdIdOf(answer), ...sent }, 'the created pet is not the one sent'), EVERY_ANSWER, (answer) => {
+    const location = rawHeaderOf(answer.rawHeaders, 'location');
+    if (location !== `/v1/pets/${createdIdOf(answer)}`) throw new Error(`expected Location /v1/pets/${createdIdOf(answer)}, got ${String(location)}`);
+  });
 }
 
 /** The optional headers of a check that an answer lacks. */

@@ -8,6 +8,7 @@ import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { processCpuMicroseconds, threadCores } from './gauge-figures.js';
 import { hasCommand, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
+import type { StartCommand } from './against.js';
 
 /** One measured HTTP scenario. */
 export interface Scenario {
@@ -51,25 +52,17 @@ request = function()
   return wrk.format()
 end`;
 
-/**
- * The servers compared, in the order of the first round: the project's twice, without and with
- * metrics (`PETSTORE_METRICS=true`), so the cost of metrics is a ratio measured in the same run;
- * the hand-written node:http baseline; fastify doing the project's work; fastify as a user writes it
- * in an afternoon; and the two ceilings, node:http answering the project's captured bytes without
- * work, with only `Content-Type` and `Content-Length` or with exactly the project's headers.
- */
+/** The servers compared, in the order of the first round; docs/performance.md says what each is and which question it answers. */
 export const SERVERS = ['project', 'project-metrics', 'baseline', 'fastify', 'lean-fastify', 'ceiling-plain', 'ceiling-same-headers'] as const;
 /** The project as built at the revision `--against` names, when the run has one. */
 export const AGAINST = 'against';
 /** One of the servers compared. */
 export type ServerName = (typeof SERVERS)[number] | typeof AGAINST;
 
-/** How the `against` server starts: `node <nodeArguments> <script> <args>` in its revision's root. */
+/** How the `against` server starts: its start command in its revision's root. */
 export interface AgainstServer {
   root: string;
-  nodeArguments: readonly string[];
-  script: string;
-  args: readonly string[];
+  start: StartCommand;
 }
 
 /** What wrk measured for one scenario on one server in one round. */
@@ -86,7 +79,6 @@ export interface HttpBenchOptions {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
-  connections: number;
   servers: readonly ServerName[];
   against?: AgainstServer;
   log: (line: string) => void;
@@ -108,6 +100,9 @@ export function luaScript(scenario: Scenario): string {
   if (scenario.hasIdempotencyKey === true) lines.push(FRESH_KEY_LUA);
   return `${lines.join('\n')}\n`;
 }
+
+/** wrk's keep-alive connections, on its one thread. */
+export const CONNECTIONS = 50;
 
 /** Milliseconds in wrk's units. */
 const WRK_UNITS: Record<string, number> = { us: 1 / 1000, ms: 1, s: 1000, m: 60_000 };
@@ -165,10 +160,8 @@ async function checkMetricsOn(origin: string): Promise<void> {
 
 /**
  * Starts one server on a free port, pinned to core 0 and filled with the 1,000 pets (the ceilings
- * with the file of the project's captured answers instead), and gives its origin. The project's
- * servers run as `npm start` runs them, from `dist/` built by `npm run build`; the `against` one is
- * the project of another revision, started in its worktree as its package.json says; the comparison
- * servers are compiled by tsc (`bench/tsconfig.json`), so no server runs through a loader's transform.
+ * with the file of the project's captured answers instead), and gives its origin: the project's as
+ * `npm start` runs them (`against` in its revision's worktree), the others as tsc compiled them.
  */
 export async function startBenchServer(server: ServerName, capturePath: string, nodeArguments: readonly string[] = [], against?: AgainstServer): Promise<{ child: ChildProcess; origin: string }> {
   if (server !== 'project' && server !== 'project-metrics' && server !== AGAINST) {
@@ -177,11 +170,10 @@ export async function startBenchServer(server: ServerName, capturePath: string, 
   }
   // Only what a user's `npm start` is given: none of this process's environment (npm's variables, NODE_OPTIONS) reaches the server.
   const env: NodeJS.ProcessEnv = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY, ...(server === 'project-metrics' ? { PETSTORE_METRICS: 'true' } : {}) };
-  if (server === AGAINST && against === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
-  const command = server === AGAINST && against !== undefined
-    ? { args: [...nodeArguments, ...against.nodeArguments, against.script, ...against.args], cwd: against.root }
-    : { args: [...nodeArguments, 'dist/extras/cli/main.js'], cwd: ROOT };
-  const { child, match } = await startProcess(command.args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: command.cwd, timeoutMs: 60_000 });
+  const { root, start } = server === AGAINST ? against ?? { root: '', start: undefined } : { root: ROOT, start: { nodeArguments: [], script: 'dist/extras/cli/main.js', args: [] } };
+  if (start === undefined) throw new Error('the against server needs its revision\'s worktree and start command');
+  const args = [...nodeArguments, ...start.nodeArguments, start.script, ...start.args];
+  const { child, match } = await startProcess(args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: root, timeoutMs: 60_000 });
   try {
     await checkPinned(child, server);
     const origin = new URL(match[1] as string).origin;
@@ -207,13 +199,9 @@ async function cpuOf(child: ChildProcess): Promise<number | undefined> {
 }
 
 /**
- * Runs every scenario against every server, after capturing the project's answers for the ceilings
- * from a server of its own started as `npm start` starts it. A fresh process per server and round,
- * so creates of earlier rounds never weigh on lists; all of a round's servers are started first (an
- * idle one costs nothing) and each scenario is then measured on every server in turn, so the figures
- * a ratio compares are a minute apart, not several: this shared machine's speed drifts by more than
- * the differences measured. Before each measurement, one answer is checked (status, body and
- * required headers; the same-headers ceiling's headers against the project's).
+ * Runs every scenario against every server after capturing the project's answers for the ceilings,
+ * as docs/performance.md ("How it is measured") says: a fresh process per server and round, all
+ * started first, each scenario then measured on every server in turn after one answer is checked.
  */
 export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBenchResults> {
   const { servers } = options;
@@ -238,9 +226,9 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
             const answer = await checkedAnswer(origin, scenario, server, server !== 'ceiling-plain');
             if (server === 'ceiling-same-headers') checkSameHeaders(captured[index] as (typeof captured)[number], answer);
             missing.get(server)?.set(scenario.name, missingHeaders(scenario.check, answer));
-            await wrk(origin, scenario, scriptOf(index), options.warmupSeconds, options.connections);
+            await wrk(origin, scenario, scriptOf(index), options.warmupSeconds, CONNECTIONS);
             const cpuBefore = await cpuOf(child);
-            const result = parseWrk(await wrk(origin, scenario, scriptOf(index), options.durationSeconds, options.connections), scenario);
+            const result = parseWrk(await wrk(origin, scenario, scriptOf(index), options.durationSeconds, CONNECTIONS), scenario);
             const cpuAfter = await cpuOf(child);
             if (cpuBefore !== undefined && cpuAfter !== undefined) result.cpuMicroseconds = (cpuAfter - cpuBefore) / result.requests;
             samples.get(scenario.name)?.get(server)?.push(result);
@@ -258,10 +246,9 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
 }
 
 /**
- * The order of a round's servers: the first round's order rotated by the round, and the project and
- * the `against` build swapped where needed so that each goes first of the two in every other round
- * (a server measured right after another shares core 0 with what that one does once its load ends:
- * its collector, closing 50 connections).
+ * The order of a round's servers: the first round's rotated by the round, the project and `against`
+ * swapped so that each goes first of the two in every other round (the second shares core 0 with
+ * what the first does after its load: its collector, closing 50 connections).
  */
 export function alternatingOrder(servers: readonly ServerName[], round: number): ServerName[] {
   const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);

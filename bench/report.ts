@@ -1,7 +1,8 @@
-import { AGAINST, SCENARIOS, summarise } from './http.js';
+import { AGAINST, CONNECTIONS, SCENARIOS, summarise } from './http.js';
 import type { HttpBenchResults, ServerName } from './http.js';
 import type { InProcessResult, RequestCoreResult } from './in-process.js';
-import { format, median } from './support.js';
+import { gaugeTable, geometricMean, summariseRoute } from './gauge-figures.js';
+import { format } from './support.js';
 
 /** What bench/in-process.ts prints. */
 export interface InProcessOutput {
@@ -21,7 +22,6 @@ export interface ReportInput {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
-  connections: number;
   /** The servers that ran, in the order of the first round. */
   servers: readonly ServerName[];
   http: HttpBenchResults;
@@ -40,28 +40,11 @@ export interface AgainstInfo {
   start: string;
 }
 
-/** What each server is, for the report; docs/performance.md says which question each answers. */
-const DESCRIPTIONS: Record<ServerName, string> = {
-  'project': 'this project, started as `npm start` starts it (`node dist/extras/cli/main.js`), filled with the 1,000 pets over HTTP',
-  'project-metrics': 'the same with `PETSTORE_METRICS=true` (`GET /metrics` checked to count the prefill before measuring)',
-  'against': 'this project as built at the revision `--against` names, in a temporary git worktree, started as its own `npm start` starts it',
-  'baseline': 'a hand-written `node:http` server (`bench/servers/baseline.ts`): `URL`, `JSON.stringify`, a constant-time key check',
-  'fastify': 'fastify 5 doing the project\'s work (`bench/servers/fastify.ts`): schemas, an index by status, `WWW-Authenticate`, `Deprecation` and `Sunset`',
-  'lean-fastify': 'fastify 5 as a user writes it in an afternoon (`bench/servers/lean-fastify.ts`): schemas for query, body, params and responses, a bearer `onRequest` hook, logger off, a plain loop for lists, fastify\'s default headers and `Location`, nothing else',
-  'ceiling-plain': '`node:http` answering each scenario\'s captured status and body bytes without work, with `Content-Type` and `Content-Length` only (no `Date`, no `Connection`) (`bench/servers/ceiling.ts`)',
-  'ceiling-same-headers': 'the same, with exactly the headers the project sent for that scenario: names, case, order and values, a fresh `X-Request-Id` per answer of the project\'s shape, its counter going on from the captured ids so that it has the project\'s length at the same point of the run, and Node\'s own `Date`, `Connection` and `Keep-Alive` as the project gets them',
-};
-
 /** The servers other than the ceilings, whose fraction of each ceiling the report gives. */
 const MEASURED: readonly ServerName[] = ['project', 'project-metrics', AGAINST, 'baseline', 'fastify', 'lean-fastify'];
 
 /** The HTTP scenario whose project figure each in-process request is compared with. */
 const SCENARIO_OF_REQUEST: Record<string, string> = { 'GET /v1/pets/42': 'GET /v1/pets/42', 'GET /v1/pets?limit=20': 'GET /v1/pets?limit=20', 'POST /v1/pets': 'POST /v1/pets (201)' };
-
-/** Geometric mean of positive numbers (NaN when there are none). */
-export function geometricMean(values: readonly number[]): number {
-  return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
-}
 
 const minutes = (milliseconds: number): string => `${(milliseconds / 60_000).toFixed(1)} min`;
 const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : '–');
@@ -93,20 +76,13 @@ function againstName(input: ReportInput): string {
   return input.against === undefined ? 'the `against` revision' : `\`${input.against.revision}\` (commit ${input.against.commit.slice(0, 12)})`;
 }
 
-function descriptionOf(input: ReportInput, server: ServerName): string {
-  if (server !== AGAINST || input.against === undefined) return DESCRIPTIONS[server];
-  return `this project as built at ${againstName(input)}, in a temporary git worktree with that revision's own \`npm run build\`, started as its own \`npm start\` starts it (\`${input.against.start}\`, read from its package.json), filled with the 1,000 pets over HTTP`;
-}
-
 function headerLines(input: ReportInput): string[] {
+  const servers = input.servers.map((server) => (server === AGAINST && input.against !== undefined ? `\`against\` (${againstName(input)}, started as \`${input.against.start}\`)` : code(server)));
   return [
     '# Benchmark results', '',
     `Written by \`${input.command}\` on ${input.date}. The run took ${minutes(input.elapsed.totalMs)}, of which HTTP ${minutes(input.elapsed.httpMs)} (${input.servers.length} servers × ${input.rounds} rounds × ${SCENARIOS.length} scenarios × ${input.warmupSeconds + input.durationSeconds} s of wrk, plus server starts and the project's prefills of 1,000 creates).`, '',
     `Machine: ${input.machine}`, '',
-    'Servers:', '',
-    ...table(['server', 'what it is'], input.servers.map((server) => [code(server), descriptionOf(input, server)]), 'll'),
-    `Method: before the rounds, one project server is started and filled, and its answer to each scenario is captured on the wire (status, headers as sent, body) for the ceilings. The comparison servers are compiled by tsc from \`bench/servers/\` and run by plain node; all but the ceilings start with the same 1,000 pets in memory. Each server runs in its own process pinned to core 0 (\`taskset -c 0\`), wrk pinned to core 1 with 1 thread and ${input.connections} keep-alive connections; a fresh server process per server and round, all of a round's servers started first and each scenario then measured on every server in turn (so the figures a ratio compares are about a minute apart, where this shared machine's speed drifts by more than that over the run), servers alternating their order round by round${input.servers.includes(AGAINST) ? ' (the project and the `against` build each measured first of the two in every other round)' : ''}, each of the project's servers given only \`PORT\`, \`HOST\` and \`PETSTORE_API_KEYS\` in its environment as a user's \`npm start\` is; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario. Figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
-    'Every response is checked. Before measuring, one answer per scenario and server must have the exact status, a JSON `Content-Type` and the right body: the list pages exactly the first 20 pets, or the first 100 available ones, of the prefill, field for field; `GET /v1/pets/42` that pet; the 401 an Error body `{code, message, status: 401}`; the create the pet sent with a new id, and `Location: /v1/pets/<id>` (asked of every server but `ceiling-plain`, which sends two headers by definition). The same-headers ceiling\'s headers must equal the project\'s captured ones (names, case, order, values; `X-Request-Id` of the project\'s shape, `Date` an HTTP date). While measuring, wrk\'s count of non-2xx answers must be 0 (or all of them, for the 401 scenario), with no socket errors. The project\'s headers that a client may read but the checks do not require (`Link`, `WWW-Authenticate`, `Deprecation`, `Sunset`, `Cache-Control`, `X-Content-Type-Options`, `X-Request-Id`) are recorded per server under "Differences".', '',
+    `Servers, in the order of the first round: ${servers.join(', ')}. What each is, how they are run and how every answer is checked: [docs/performance.md](../docs/performance.md#how-it-is-measured). Each server pinned to core 0, wrk to core 1 with 1 thread and ${CONNECTIONS} keep-alive connections; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario; figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
   ];
 }
 
@@ -149,6 +125,21 @@ function httpLines(input: ReportInput): string[] {
   return [...lines, 'Why the misses are where they are, and what was tried: [docs/performance.md](../docs/performance.md).', ''];
 }
 
+/** A table of `server` against `base` by rate: both medians, their ratio, each round's ratio, both p99s, with the geometric mean of the ratios. */
+function rateComparison(input: ReportInput, server: ServerName, base: ServerName, headers: readonly string[], decimals = 2): { lines: string[]; ratios: number[] } {
+  const ratios: number[] = [];
+  const rows = SCENARIOS.map(({ name }) => {
+    const [value, baseValue] = [requestsPerSecond(input, name, server), requestsPerSecond(input, name, base)];
+    ratios.push(value / baseValue);
+    const baseRounds = samplesOf(input, name, base);
+    const rounds = samplesOf(input, name, server).map((sample, round) => ratio(sample.requestsPerSecond / (baseRounds[round]?.requestsPerSecond ?? Number.NaN), decimals));
+    return [code(name), format(value), format(baseValue), ratio(value / baseValue, decimals), rounds.join(', '), p99(input, name, server), p99(input, name, base)];
+  });
+  const [valueHeader, baseHeader, ratioHeader, ...p99Headers] = headers;
+  const mean = ['**geometric mean**', '', '', `**${ratio(geometricMean(ratios), decimals)}**`, '', '', ''];
+  return { lines: table(['scenario', valueHeader ?? '', baseHeader ?? '', ratioHeader ?? '', 'each round', ...p99Headers], [...rows, mean], 'lrrrlrr'), ratios };
+}
+
 /**
  * This build against the `against` one: the medians of both, their ratio and each round's, by rate
  * and, where /proc gave it, by server CPU per request (its threads' time over the measured run, divided by
@@ -158,28 +149,11 @@ function againstLines(input: ReportInput): string[] {
   if (!input.servers.includes(AGAINST)) return [];
   const lines = [`## This build against ${againstName(input)}`, ''];
   lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both about a minute apart; medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. Above 1.00× this build is faster.`, '');
-  const rates: number[] = [];
-  const rows = SCENARIOS.map(({ name }) => {
-    const current = requestsPerSecond(input, name, 'project');
-    const previous = requestsPerSecond(input, name, AGAINST);
-    rates.push(current / previous);
-    const previousRounds = samplesOf(input, name, AGAINST);
-    const rounds = samplesOf(input, name, 'project').map((sample, round) => ratio(sample.requestsPerSecond / (previousRounds[round]?.requestsPerSecond ?? Number.NaN)));
-    return [code(name), format(current), format(previous), ratio(current / previous), rounds.join(', '), p99(input, name, 'project'), p99(input, name, AGAINST)];
-  });
-  lines.push(...table(['scenario', 'this req/s', 'that req/s', 'this / that', 'each round', 'p99 this', 'p99 that'], [...rows, ['**geometric mean**', '', '', `**${ratio(geometricMean(rates))}**`, '', '', '']], 'lrrrlrr'));
+  lines.push(...rateComparison(input, 'project', AGAINST, ['this req/s', 'that req/s', 'this / that', 'p99 this', 'p99 that']).lines);
   const cpu = (name: string, server: ServerName): number[] => samplesOf(input, name, server).map((sample) => sample.cpuMicroseconds ?? Number.NaN);
   if (!SCENARIOS.every(({ name }) => [...cpu(name, 'project'), ...cpu(name, AGAINST)].every(Number.isFinite))) return lines;
-  lines.push('By server CPU per request (its threads\' time from `/proc` over the measured run, divided by the requests answered); `that / this` above 1.00× means this build spends less per request.', '');
-  const cpuRatios: number[] = [];
-  const cpuRows = SCENARIOS.map(({ name }) => {
-    const current = cpu(name, 'project');
-    const previous = cpu(name, AGAINST);
-    const perRound = current.map((value, round) => (previous[round] ?? Number.NaN) / value);
-    cpuRatios.push(median(perRound));
-    return [code(name), format(median(current), 1), format(median(previous), 1), ratio(median(perRound)), perRound.map((value) => ratio(value)).join(', ')];
-  });
-  return [...lines, ...table(['scenario', 'this µs', 'that µs', 'that / this', 'each round'], [...cpuRows, ['**geometric mean**', '', '', `**${ratio(geometricMean(cpuRatios))}**`, '']], 'lrrrl')];
+  lines.push('By server CPU per request (its threads\' time from `/proc` over the measured run, divided by the requests answered), as `npm run bench:gauge` gives it: above 1.00× this build spends less per request.', '');
+  return [...lines, gaugeTable(SCENARIOS.map(({ name }) => summariseRoute({ route: name, current: cpu(name, 'project'), against: cpu(name, AGAINST) })), 'that'), ''];
 }
 
 function ceilingLines(input: ReportInput): string[] {
@@ -224,17 +198,10 @@ function differenceLines(input: ReportInput): string[] {
 
 function metricsCostLines(input: ReportInput): string[] {
   if (!input.servers.includes('project-metrics')) return ['## Cost of metrics', '', 'Not measured in this run (`--no-metrics`).', ''];
-  const ratios: number[] = [];
-  const rows = SCENARIOS.map(({ name }) => {
-    const off = requestsPerSecond(input, name, 'project');
-    const on = requestsPerSecond(input, name, 'project-metrics');
-    ratios.push(on / off);
-    return [code(name), format(off), format(on), ratio(on / off, 3), p99(input, name, 'project'), p99(input, name, 'project-metrics')];
-  });
+  const { lines, ratios } = rateComparison(input, 'project-metrics', 'project', ['on req/s', 'off req/s', 'on / off', 'p99 on', 'p99 off'], 3);
   const lowest = Math.min(...ratios);
   return [
-    '## Cost of metrics', '', 'The project\'s server with `PETSTORE_METRICS=true` against the same server without; medians of the same rounds.', '',
-    ...table(['scenario', 'off req/s', 'on req/s', 'on / off', 'p99 off', 'p99 on'], [...rows, ['**geometric mean**', '', '', `**${ratio(geometricMean(ratios), 3)}**`, '', '']]),
+    '## Cost of metrics', '', 'The project\'s server with `PETSTORE_METRICS=true` against the same server without; medians of the same rounds.', '', ...lines,
     `Target: metrics on within 5 % of off in every scenario (≥ 0.95×); the lowest is ${ratio(lowest, 3)}, ${lowest >= 0.95 ? 'met' : `missed by ${((0.95 - lowest) * 100).toFixed(1)} points`}.`, '',
   ];
 }

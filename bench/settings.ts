@@ -6,7 +6,6 @@ export interface BenchSettings {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
-  connections: number;
   /** Whether the project's server also runs with `PETSTORE_METRICS=true` (issue 13); default yes. */
   isMetricsRun: boolean;
   /** Where the report is written, in the section of this run's Node major. */
@@ -33,7 +32,6 @@ Options:
   --rounds <n>        rounds; each starts a fresh process per server (default 5)
   --duration <s>      seconds measured per scenario and server (default 5)
   --warmup <s>        seconds of warm-up before each measurement (default 2)
-  --connections <n>   wrk's keep-alive connections (default 50)
   --output <file>     the results file, relative to the repository root (default ${DEFAULT_OUTPUT})
   --no-metrics        leave out the project's server with PETSTORE_METRICS=true
   --node <major>      run everything on the latest release of that Node major
@@ -55,7 +53,7 @@ export function readSettings(argv: readonly string[], root: string): BenchSettin
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { rounds: text, duration: text, warmup: text, connections: text, output: text, node: text, against: text, 'no-metrics': { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { rounds: text, duration: text, warmup: text, output: text, node: text, against: text, 'no-metrics': { type: 'boolean' }, help: { type: 'boolean' } },
     }));
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (npm run bench -- --help lists the options)`);
@@ -65,7 +63,7 @@ export function readSettings(argv: readonly string[], root: string): BenchSettin
   if (againstRevision !== undefined && !REVISION.test(againstRevision)) {
     throw new Error(`--against needs a git revision such as 762c6c9 or v3.0.0, not ${JSON.stringify(againstRevision)}`);
   }
-  const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections', fallback: number): number => {
+  const positive = (name: 'rounds' | 'duration' | 'warmup', fallback: number): number => {
     const value = Number(values[name] ?? fallback);
     if (!(value > 0)) throw new Error(`--${name} needs a positive number, not ${JSON.stringify(values[name])}`);
     return value;
@@ -74,7 +72,6 @@ export function readSettings(argv: readonly string[], root: string): BenchSettin
     rounds: positive('rounds', 5),
     durationSeconds: positive('duration', 5),
     warmupSeconds: positive('warmup', 2),
-    connections: positive('connections', 50),
     isMetricsRun: values['no-metrics'] !== true,
     outputPath: resolve(root, values.output ?? DEFAULT_OUTPUT),
     nodeMajor,
@@ -86,7 +83,7 @@ export function readSettings(argv: readonly string[], root: string): BenchSettin
 /** The command line that reproduces a run of these settings, for the report (the output file left out). */
 export function benchCommand(settings: BenchSettings): string {
   return [
-    `npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds} --connections ${settings.connections}`,
+    `npm run bench -- --rounds ${settings.rounds} --duration ${settings.durationSeconds} --warmup ${settings.warmupSeconds}`,
     settings.isMetricsRun ? '' : ' --no-metrics',
     settings.nodeMajor === undefined ? '' : ` --node ${settings.nodeMajor}`,
     settings.againstRevision === undefined ? '' : ` --against ${settings.againstRevision}`,

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createBaselineServer } from './baseline.js';
 import { createCeilingServer, parseCapturedAnswers } from './ceiling.js';
-import { createFastifyServer } from './fastify.js';
-import { createLeanFastifyServer } from './lean-fastify.js';
+import { createFastifyServer, createLeanFastifyServer } from './fastify.js';
 
 /** The ceilings answer the project's captured answers, from the JSON file the benchmark wrote. */
 function capturedAnswers(path: string | undefined): ReturnType<typeof parseCapturedAnswers> {

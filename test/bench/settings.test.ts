@@ -11,7 +11,6 @@ describe('readSettings()', () => {
       rounds: 5,
       durationSeconds: 5,
       warmupSeconds: 2,
-      connections: 50,
       isMetricsRun: true,
       outputPath: `${ROOT}/${DEFAULT_OUTPUT}`,
       nodeMajor: undefined,
@@ -50,8 +49,8 @@ describe('readSettings()', () => {
   test('benchCommand() repeats --against in the command the report gives, and leaves it out without one', () => {
     assert.equal(
       benchCommand(readSettings(['--against', 'v3.0.0', '--rounds', '2', '--no-metrics'], ROOT)),
-      'npm run bench -- --rounds 2 --duration 5 --warmup 2 --connections 50 --no-metrics --against v3.0.0',
+      'npm run bench -- --rounds 2 --duration 5 --warmup 2 --no-metrics --against v3.0.0',
     );
-    assert.equal(benchCommand(readSettings([], ROOT)), 'npm run bench -- --rounds 5 --duration 5 --warmup 2 --connections 50');
+    assert.equal(benchCommand(readSettings([], ROOT)), 'npm run bench -- --rounds 5 --duration 5 --warmup 2');
   });
 });

@@ -6,7 +6,7 @@ import { missingHeaders, requestAnswer } from '../../../bench/checks.js';
 import { SCENARIOS } from '../../../bench/http.js';
 import type { Scenario } from '../../../bench/http.js';
 import { rawHeaderOf } from '../../../bench/servers/ceiling.js';
-import { createLeanFastifyServer } from '../../../bench/servers/lean-fastify.js';
+import { createLeanFastifyServer } from '../../../bench/servers/fastify.js';
 
 function scenario(path: string, overrides: Partial<Scenario> = {}): Scenario {
   return { name: path, method: 'GET', path, isAuthenticated: true, expectedStatus: 200, check: { verify: () => undefined, verifyHeaders: () => undefined, optionalHeaders: [] }, ...overrides };
