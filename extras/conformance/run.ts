@@ -52,13 +52,7 @@ export function newRunId(): string {
 }
 
 /** The global fetch in the kit's terms. */
-const globalFetch: ConformanceFetch = (url: string, init: ConformanceRequestInit) => fetch(url, {
-  method: init.method,
-  headers: init.headers,
-  redirect: init.redirect,
-  signal: init.signal as AbortSignal,
-  ...(init.body === undefined ? {} : { body: init.body }),
-});
+const globalFetch: ConformanceFetch = (url: string, init: ConformanceRequestInit) => fetch(url, { ...init, signal: init.signal as AbortSignal });
 
 /** Checks the options, applying the defaults in this one place; a mistake throws a TypeError naming the option. */
 function settingsOf(options: ConformanceOptions): Required<Omit<ConformanceOptions, 'onResult'>> {

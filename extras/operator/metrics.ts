@@ -81,12 +81,6 @@ class EventLoopDelay implements MetricFamily {
   }
 }
 
-/** The `outcome` label of a storage operation's duration. */
-export const STORAGE_OUTCOMES = ['ok', 'error'] as const;
-
-/** One of STORAGE_OUTCOMES. */
-export type StorageOutcome = (typeof STORAGE_OUTCOMES)[number];
-
 /** The `cause` of a storage failure whose cause carries no code. */
 export const UNKNOWN_CAUSE = 'unknown';
 
@@ -207,9 +201,13 @@ export type LogStream = 'stdout' | 'stderr';
  * `stream` into `petstore_log_lines_dropped_total{stream}`. Both series start at 0.
  */
 export function logDropCounterOf(metrics: Metrics): (stream: LogStream) => void {
-  const counter = recorderOf(metrics, 'logDropCounterOf').logLinesDropped;
-  const series = { stdout: counter.series(['stdout']), stderr: counter.series(['stderr']) };
-  return (stream) => void series[stream].value++;
+  return countsOf(recorderOf(metrics, 'logDropCounterOf').logLinesDropped, ['stdout', 'stderr']);
+}
+
+/** A function counting one into the series of its label, each series made (and so shown) from the start. */
+function countsOf<Label extends string>(counter: Counter, labels: readonly Label[]): (label: Label) => void {
+  for (const label of labels) counter.series([label]);
+  return (label) => void counter.series([label]).value++;
 }
 
 /** The reasons the connection budget refuses for, as `petstore_connections_refused_total` labels them. */
@@ -220,9 +218,7 @@ export type ConnectionRefusalReason = 'connections' | 'bodies';
  * each call counts one into `petstore_connections_refused_total{reason}`. Both series start at 0.
  */
 export function connectionRefusalCounterOf(metrics: Metrics): (reason: ConnectionRefusalReason) => void {
-  const counter = recorderOf(metrics, 'connectionRefusalCounterOf').connectionsRefused;
-  const series = { connections: counter.series(['connections']), bodies: counter.series(['bodies']) };
-  return (reason) => void series[reason].value++;
+  return countsOf(recorderOf(metrics, 'connectionRefusalCounterOf').connectionsRefused, ['connections', 'bodies']);
 }
 
 /** What the server records of its requests. */
@@ -264,23 +260,6 @@ export function requestMetricsOf(metrics: Metrics, caller: string): RequestMetri
   };
 }
 
-/** What a storage operation records when it settles: its duration with its outcome, and a failure's cause. */
-interface OperationRecorder {
-  ok(seconds: number): void;
-  error(seconds: number, error: unknown): void;
-}
-
-/** A storage operation's promise, recording its duration and outcome once it settles. */
-function timed<T>(recorder: OperationRecorder, started: number, result: Promise<T>): Promise<T> {
-  return result.then((value) => {
-    recorder.ok((performance.now() - started) / 1000);
-    return value;
-  }, (error: unknown) => {
-    recorder.error((performance.now() - started) / 1000, error);
-    throw error;
-  });
-}
-
 /**
  * A storage whose operations are timed into `metrics` as
  * `petstore_storage_operation_duration_seconds{storage=name, operation=insert|get|list|checkReady, outcome=ok|error}`,
@@ -290,32 +269,34 @@ function timed<T>(recorder: OperationRecorder, started: number, result: Promise<
 export function instrumentStorage(storage: PetStorage, metrics: Metrics, name: string): PetStorage {
   const recorder = recorderOf(metrics, 'instrumentStorage');
   const { storage: histogram, storageErrors } = recorder;
-  const recorderFor = (operation: StorageOperation): OperationRecorder => {
-    const ok = histogram.series([name, operation, 'ok' satisfies StorageOutcome]);
-    const failed = histogram.series([name, operation, 'error' satisfies StorageOutcome]);
-    return {
-      ok: (seconds) => histogram.observe(ok, seconds),
-      error(seconds, error) {
-        histogram.observe(failed, seconds);
-        storageErrors.series([name, operation, storageFailureCause(error)]).value++;
-      },
-    };
+  // What times one operation: its promise, given when it started, records its duration and outcome (`ok` or `error`) once it settles.
+  const timerFor = (operation: StorageOperation) => {
+    const ok = histogram.series([name, operation, 'ok']);
+    const failed = histogram.series([name, operation, 'error']);
+    return <T>(started: number, result: Promise<T>): Promise<T> => result.then((value) => {
+      histogram.observe(ok, (performance.now() - started) / 1000);
+      return value;
+    }, (error: unknown) => {
+      histogram.observe(failed, (performance.now() - started) / 1000);
+      storageErrors.series([name, operation, storageFailureCause(error)]).value++;
+      throw error;
+    });
   };
-  const [insert, get, list] = [recorderFor('insert'), recorderFor('get'), recorderFor('list')];
+  const [insert, get, list] = [timerFor('insert'), timerFor('get'), timerFor('list')];
   const instrumented: PetStorage = {
-    insert: (pet) => timed(insert, performance.now(), storage.insert(pet)),
-    get: (id) => timed(get, performance.now(), storage.get(id)),
-    list: (query) => timed(list, performance.now(), storage.list(query)),
+    insert: (pet) => insert(performance.now(), storage.insert(pet)),
+    get: (id) => get(performance.now(), storage.get(id)),
+    list: (query) => list(performance.now(), storage.list(query)),
   };
   // Kept only where the storage has it: without it, a create with a key must stay refused, never turn into a plain insert.
   const { insertOnce } = storage;
   if (insertOnce !== undefined) {
-    const recordInsertOnce = recorderFor('insertOnce');
-    instrumented.insertOnce = (pet, idempotency) => timed(recordInsertOnce, performance.now(), insertOnce.call(storage, pet, idempotency));
+    const timeInsertOnce = timerFor('insertOnce');
+    instrumented.insertOnce = (pet, idempotency) => timeInsertOnce(performance.now(), insertOnce.call(storage, pet, idempotency));
   }
   if (storage.checkReady !== undefined) {
-    const checkReady = recorderFor('checkReady');
-    instrumented.checkReady = () => timed(checkReady, performance.now(), storage.checkReady?.() ?? Promise.resolve());
+    const checkReady = timerFor('checkReady');
+    instrumented.checkReady = () => checkReady(performance.now(), storage.checkReady?.() ?? Promise.resolve());
   }
   if (storage.close !== undefined) instrumented.close = () => storage.close?.() ?? Promise.resolve();
   // Not timed: a count the engine reads before each create, so that a capacity holds with metrics on.

@@ -39,7 +39,7 @@ export function createServerRoutes(options: ServerRoutesOptions, caller: string)
   const { store, metrics } = options;
   const readiness = { isClosing: options.isClosing, timeout: readyTimeoutOf(options.readyTimeout, caller), mode: readinessModeOf(options.readiness, caller) };
   const healthy = jsonResponse(200, HEALTHY);
-  const routes: RootRoute[] = [
+  return [
     { path: '/healthz', operation: 'checkHealth', answer: () => healthy },
     {
       path: '/readyz',
@@ -49,16 +49,15 @@ export function createServerRoutes(options: ServerRoutesOptions, caller: string)
         return jsonResponse(200, READY);
       },
     },
+    {
+      path: '/metrics',
+      operation: 'getMetrics',
+      answer: metrics === undefined
+        // Off, the path still says what it is and how to turn it on, rather than that the API lives under /v1.
+        ? () => { throw new PetstoreError('not_found', METRICS_OFF); }
+        : () => textResponse(200, metrics.render(), PROMETHEUS_TEXT_TYPE),
+    },
   ];
-  routes.push({
-    path: '/metrics',
-    operation: 'getMetrics',
-    answer: metrics === undefined
-      // Off, the path still says what it is and how to turn it on, rather than that the API lives under /v1.
-      ? () => { throw new PetstoreError('not_found', METRICS_OFF); }
-      : () => textResponse(200, metrics.render(), PROMETHEUS_TEXT_TYPE),
-  });
-  return routes;
 }
 
 /** The time `/readyz` gives the storage (ms): the default, or the caller's when it is a positive number. */
