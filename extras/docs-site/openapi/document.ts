@@ -17,7 +17,8 @@ export const SECURITY_SCHEME = 'bearerAuth';
 
 /** The texts of the decisions by `{{decision-….decision}}` and `{{decision-….reason}}`, as the document quotes them. */
 function decisionValues(): Record<string, JsonValue> {
-  return Object.fromEntries(filledDecisions(DEFAULT_BODY_LIMIT).flatMap(({ id, decision, reason }) => [[`${id}.decision`, decision], [`${id}.reason`, reason]]));
+  const decisions = filledDecisions(DEFAULT_BODY_LIMIT);
+  return Object.fromEntries(decisions.flatMap(({ id, decision, reason }) => [[`${id}.decision`, decision], [`${id}.reason`, reason]]));
 }
 
 /**

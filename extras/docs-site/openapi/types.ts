@@ -75,12 +75,7 @@ export interface OpenApiOperation {
   responses: Record<string, OpenApiResponse>;
 }
 
-/**
- * The methods the document describes as operations, as OpenAPI names them: the spec's three
- * operations and the description are GETs and a POST. HEAD and OPTIONS are answered too, but are
- * stated in each path item's description and `x-allow`, not as operations, so that a client generated
- * from the document has exactly the spec's operations.
- */
+/** The methods the document describes as operations; HEAD and OPTIONS are stated in each path item's description and `x-allow` instead. */
 export type OpenApiMethod = 'get' | 'post';
 
 /** The operations on one path, with the parameters its template declares [OpenAPI 3.1 §4.8.9]. */
@@ -109,10 +104,6 @@ export interface OpenApiDocument {
     schemas: Record<string, JsonSchema>;
     securitySchemes: Record<string, { type: 'http'; scheme: string; description: string }>;
   };
-  /**
-   * The answers no operation owns, by name: an unknown path, another method, and what the
-   * connection layer sends. An extension, since OpenAPI has no place for responses outside an
-   * operation, and unreferenced `components.responses` are what linters flag as unused.
-   */
+  /** The answers no operation owns (an unknown path, another method, the connection layer's), which OpenAPI has no place for. */
   'x-shared-responses': Record<string, OpenApiResponse>;
 }
