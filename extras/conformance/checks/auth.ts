@@ -7,36 +7,21 @@ import { expectListedPets } from '../leftovers.js';
 /** A request to each operation of the interface [spec 4], for sending without a valid key. */
 const OPERATIONS: readonly { operation: string; request: (context: CheckContext) => Promise<RequestSpec> }[] = [
   { operation: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
-  {
-    operation: 'createPet',
-    request: async (context) => ({ method: 'POST', path: '/pets', json: newPet(context, 'unauthorized', 1) }),
-  },
+  { operation: 'createPet', request: async (context) => ({ method: 'POST', path: '/pets', json: newPet(context, 'unauthorized', 1) }) },
   { operation: 'getPet', request: async (context) => ({ method: 'GET', path: `/pets/${await somePetId(context)}` }) },
 ];
 
-/** The two ways a key can be wrong [spec 5.4: "missing or invalid"]. */
-const WRONG_KEYS: readonly { name: string; credential: Credential; words: string }[] = [
-  { name: 'missing-key', credential: 'none', words: 'without a key' },
-  { name: 'invalid-key', credential: 'invalid-key', words: 'with a key the server does not know' },
-];
-
-/** Every operation answers 401 with the Error body when the key is missing or invalid [spec 5.1, 5.4, 7]. */
-const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS.map(({ operation, request }) => defineCheck('5.4', 'spec', {
-  id: `auth/${wrongKey.name}/${operation}`,
-  title: `${operation} ${wrongKey.words} answers 401 with the Error body`,
-  source: 'spec 5.1, 5.4, 7',
-  async run(context) {
-    const answer = await context.send({ ...(await request(context)), credential: wrongKey.credential, operation });
-    const error = expectError(answer, 401, `the key is ${wrongKey.name === 'missing-key' ? 'missing' : 'invalid'} [spec 5.4]`);
-    return `401 ${error.code}`;
-  },
-})));
-
-/** The challenge a 401 carries: no error code without a key (RFC 6750 §3), `invalid_token` for an unknown one (§3.1). */
-const CHALLENGES: readonly { name: string; credential: Credential; keyIs: string; title: string; rfc: string; expected: string; isRight: (challenge: string) => boolean }[] = [
+/**
+ * The two ways a key can be wrong [spec 5.4: "missing or invalid"], and the challenge each 401 carries:
+ * no error code without a key (RFC 6750 §3), `invalid_token` for an unknown one (§3.1).
+ */
+const WRONG_KEYS: readonly {
+  name: string; credential: Credential; words: string; keyIs: string; title: string; rfc: string; expected: string; isRight: (challenge: string) => boolean;
+}[] = [
   {
     name: 'missing-key',
     credential: 'none',
+    words: 'without a key',
     keyIs: 'missing',
     title: 'A 401 without a key carries a Bearer challenge without an error code',
     rfc: 'RFC 6750 §3',
@@ -46,6 +31,7 @@ const CHALLENGES: readonly { name: string; credential: Credential; keyIs: string
   {
     name: 'invalid-key',
     credential: 'invalid-key',
+    words: 'with a key the server does not know',
     keyIs: 'invalid',
     title: 'A 401 for an unknown key carries a Bearer challenge with error="invalid_token"',
     rfc: 'RFC 6750 §3.1',
@@ -54,9 +40,21 @@ const CHALLENGES: readonly { name: string; credential: Credential; keyIs: string
   },
 ];
 
+/** Every operation answers 401 with the Error body when the key is missing or invalid [spec 5.1, 5.4, 7]. */
+const REQUIRED_KEY_CHECKS: Check[] = WRONG_KEYS.flatMap((wrongKey) => OPERATIONS.map(({ operation, request }) => defineCheck('5.4', 'spec', {
+  id: `auth/${wrongKey.name}/${operation}`,
+  title: `${operation} ${wrongKey.words} answers 401 with the Error body`,
+  source: 'spec 5.1, 5.4, 7',
+  async run(context) {
+    const answer = await context.send({ ...(await request(context)), credential: wrongKey.credential, operation });
+    const error = expectError(answer, 401, `the key is ${wrongKey.keyIs} [spec 5.4]`);
+    return `401 ${error.code}`;
+  },
+})));
+
 /** The `WWW-Authenticate` of each 401, then the scheme's case. */
 const CHALLENGE_CHECKS: Check[] = [
-  ...CHALLENGES.map((expectation) => defineCheck('5.4', 'reference', {
+  ...WRONG_KEYS.map((expectation) => defineCheck('5.4', 'reference', {
     id: `auth/challenge/${expectation.name}`,
     title: expectation.title,
     source: clauseDecision('5.4', expectation.rfc),
