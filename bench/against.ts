@@ -11,12 +11,11 @@ import { run } from './support.js';
  * server in the same rounds as this build.
  */
 
-/** How a revision's server starts: `node <nodeArguments> <script> <args>`, the script relative to the revision's root, read from `source`. */
+/** How a revision's server starts: `node <nodeArguments> <script> <args>`, the script relative to the revision's root. */
 export interface StartCommand {
   nodeArguments: string[];
   script: string;
   args: string[];
-  source: 'scripts.start' | 'bin';
 }
 
 /** A revision (as given: `v3.0.0`, `762c6c9`, `main~3`) checked out at its full commit in a temporary worktree, given dependencies and built. */
@@ -55,33 +54,23 @@ function fromStartScript(script: string): StartCommand | undefined {
   const file = packagePath(words[scriptIndex]);
   // An option taking its value as the next word (`--import tsx`) would be read as the script: only a JavaScript file counts.
   if (scriptIndex === -1 || file === undefined || !/\.[cm]?js$/.test(file)) return undefined;
-  return { nodeArguments: words.slice(1, scriptIndex), script: file, args: words.slice(scriptIndex + 1), source: 'scripts.start' };
-}
-
-/** The file of a package.json's `bin`: the string, or the entry named as the package, or the only entry. */
-function binFile(bin: unknown, name: unknown): string | undefined {
-  if (typeof bin === 'string') return bin;
-  if (typeof bin !== 'object' || bin === null) return undefined;
-  const entries = Object.entries(bin).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  return entries.find(([command]) => command === name)?.[1] ?? (entries.length === 1 ? entries[0]?.[1] : undefined);
+  return { nodeArguments: words.slice(1, scriptIndex), script: file, args: words.slice(scriptIndex + 1) };
 }
 
 /**
  * How a revision's `npm start` runs its server, read from its package.json (parsed JSON): its
- * `scripts.start` when that is `node [options] <file.js> [arguments]`, otherwise its `bin`. Both the
- * layout of 3.0.0 (`dist/cli/main.js`) and the later one (`dist/extras/cli/main.js`) come out of
- * the file itself, never from a path written here. Throws when neither says how to start.
+ * `scripts.start`, which must be `node [options] <file.js> [arguments]`, as it is in every revision
+ * since 3.0.0. Both the layout of 3.0.0 (`dist/cli/main.js`) and the later one
+ * (`dist/extras/cli/main.js`) come out of the file itself, never from a path written here.
  */
 export function startCommandOf(manifest: unknown): StartCommand {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new Error('its package.json is not a JSON object');
-  const { scripts, bin, name } = manifest as { scripts?: unknown; bin?: unknown; name?: unknown };
+  const scripts = 'scripts' in manifest ? manifest.scripts : undefined;
   const start = typeof scripts === 'object' && scripts !== null && 'start' in scripts ? scripts.start : undefined;
   const command = typeof start === 'string' ? fromStartScript(start) : undefined;
   if (command !== undefined) return command;
-  const script = packagePath(binFile(bin, name));
-  if (script !== undefined) return { nodeArguments: [], script, args: [], source: 'bin' };
-  const startText = typeof start === 'string' ? `its start script ${JSON.stringify(start)} is not \`node <file.js>\`` : 'it has no start script';
-  throw new Error(`its package.json does not say how to start the server: ${startText}, and it has no \`bin\` entry inside the package`);
+  const startText = typeof start === 'string' ? `its start script ${JSON.stringify(start)} is not` : 'it has no start script, which must be';
+  throw new Error(`its package.json does not say how to start the server: ${startText} \`node [options] <file.js> [arguments]\` with the file inside the package`);
 }
 
 /** The start command as a line to show: `node dist/cli/main.js`. */
@@ -172,7 +161,7 @@ export async function withRevisionBuild<T>(revision: string, options: RevisionBu
     log('Against: its npm run build…');
     await runStep(`npm run build of ${revision}`, 'npm', ['run', 'build', '--silent'], tree);
     await access(join(tree, start.script)).catch(() => {
-      throw new Error(`--against ${revision}: its ${start.source} runs ${start.script}, which its npm run build did not write`);
+      throw new Error(`--against ${revision}: its start script runs ${start.script}, which its npm run build did not write`);
     });
     return await use({ revision, commit, root: tree, start, dependencies });
   } finally {

@@ -10,47 +10,16 @@
  * 10-character names, a category and a status, as in the other benchmarks. The PostgreSQL part needs
  * the server binaries and starts a throwaway cluster; without them it is left out, saying so.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createMemoryStorage, createPetstore } from '../lib/index.js';
-import type { PetStorage } from '../lib/index.js';
+import { createMemoryStorage } from '../lib/index.js';
 import { createFileStorage } from '../extras/file-storage/index.js';
 import { createPostgresStorage } from '../extras/postgres/index.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
-import { collectGarbage, tenCharacterPet } from './support.js';
-
-/**
- * Fills a storage through the engine with `count` pets, each with a fresh key when `isKeyed`, in
- * batches so a file storage group-commits them. Through the engine, as a server or an embedder
- * creates: its key check also leaves the key one flat string, where `randomUUID()` builds it from
- * pieces (a string of pieces kept as it is would cost some 400 bytes more per key).
- */
-async function fill(storage: PetStorage, count: number, isKeyed: boolean): Promise<void> {
-  const store = createPetstore({ storage });
-  for (let start = 0; start < count; start += 1000) {
-    const batch: Promise<unknown>[] = [];
-    for (let index = start; index < Math.min(count, start + 1000); index++) {
-      batch.push(store.createPet(tenCharacterPet(index), isKeyed ? { idempotencyKey: randomUUID() } : {}));
-    }
-    await Promise.all(batch);
-  }
-}
-
-/** Heap bytes per pet of a storage made by `make` and filled with `count` pets, after full collections; the storage stays reachable until measured. */
-async function heapPerPet(make: () => Promise<PetStorage>, count: number, isKeyed: boolean): Promise<{ heap: number; storage: PetStorage }> {
-  collectGarbage();
-  const before = process.memoryUsage().heapUsed;
-  const storage = await make();
-  await fill(storage, count, isKeyed);
-  collectGarbage();
-  const after = process.memoryUsage().heapUsed;
-  if ((await storage.list({ status: undefined, after: 0, limit: 1 })).length !== 1) throw new Error('the storage is empty');
-  return { heap: (after - before) / count, storage };
-}
+import { heapPerPet } from './support.js';
 
 interface StorageCost { storage: string; plainHeap: number; keyedHeap: number; plainBytes?: number; keyedBytes?: number }
 

@@ -1,9 +1,9 @@
 import { bodyOf, createRequestCore, NO_BODY } from '../server/core/index.js';
 import type { CoreRequest, RequestCoreOptions } from '../server/core/index.js';
-import { createPetstore } from '../lib/index.js';
+import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { NewPet, Petstore } from '../lib/index.js';
 import { inject } from '../server/testing/index.js';
-import { collectGarbage, median, tenCharacterPet } from './support.js';
+import { heapPerPet, median, tenCharacterPet } from './support.js';
 
 /** One in-process measurement. */
 export interface InProcessResult {
@@ -54,17 +54,6 @@ async function measure(iterations: number, operation: (index: number) => Promise
   return median(batches);
 }
 
-/** Heap bytes each pet costs in a store of `count` pets, measured after full collections. */
-async function heapPerPet(count: number): Promise<number> {
-  collectGarbage();
-  const before = process.memoryUsage().heapUsed;
-  const store = await filled(count);
-  collectGarbage();
-  const after = process.memoryUsage().heapUsed;
-  if ((await store.listPets({ limit: 1 })).length !== 1) throw new Error('store is empty');
-  return (after - before) / count;
-}
-
 /**
  * The request core measured in-process, for the requests of the HTTP scenarios: the HTTP layer's own
  * cost (routing, auth, validation, JSON, headers) apart from Node's socket work. Each request runs on
@@ -92,7 +81,7 @@ async function requestCoreResults(): Promise<RequestCoreResult[]> {
 
 async function main(): Promise<void> {
   // Measured first, on a clean heap: stores built later would still be reachable from this frame.
-  const bytesPerPet = await heapPerPet(1_000_000);
+  const bytesPerPet = (await heapPerPet(async () => createMemoryStorage(), 1_000_000, false)).heap;
   const requestCore = await requestCoreResults();
   const results: InProcessResult[] = [];
   const record = async (operation: string, pets: number, iterations: number, call: (index: number) => Promise<unknown>): Promise<void> => {

@@ -77,12 +77,12 @@ function againstName(input: ReportInput): string {
 }
 
 function headerLines(input: ReportInput): string[] {
-  const servers = input.servers.map((server) => (server === AGAINST && input.against !== undefined ? `\`against\` (${againstName(input)}, started as \`${input.against.start}\`)` : code(server)));
+  const servers = input.servers.map((server) => (server === AGAINST && input.against !== undefined ? `\`against\`: ${againstName(input)} started as \`${input.against.start}\`` : code(server)));
   return [
     '# Benchmark results', '',
     `Written by \`${input.command}\` on ${input.date}. The run took ${minutes(input.elapsed.totalMs)}, of which HTTP ${minutes(input.elapsed.httpMs)} (${input.servers.length} servers × ${input.rounds} rounds × ${SCENARIOS.length} scenarios × ${input.warmupSeconds + input.durationSeconds} s of wrk, plus server starts and the project's prefills of 1,000 creates).`, '',
     `Machine: ${input.machine}`, '',
-    `Servers, in the order of the first round: ${servers.join(', ')}. What each is, how they are run and how every answer is checked: [docs/performance.md](../docs/performance.md#how-it-is-measured). Each server pinned to core 0, wrk to core 1 with 1 thread and ${CONNECTIONS} keep-alive connections; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario; figures are medians over the ${input.rounds} rounds. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
+    `Servers, in the order of the first round: ${servers.join(', ')}. What each is, how they are run and how every answer is checked: [docs/performance.md](../docs/performance.md#how-it-is-measured). Each server pinned to core 0, wrk to core 1 with 1 thread and ${CONNECTIONS} keep-alive connections; ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per scenario; figures are medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. The machine is shared, so absolute figures move between runs; the ratios are measured in the same run.`, '',
   ];
 }
 

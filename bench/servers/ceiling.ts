@@ -71,27 +71,6 @@ function constantAnswer(captured: CapturedAnswer, headers: CeilingHeaders): Cons
   return { status: captured.status, headers: kept, body, requestIdIndex };
 }
 
-/** The counter in the project's request ids (`<prefix>-<base 36>`) of the captured answers: the highest. */
-function capturedCounter(answers: readonly CapturedAnswer[]): number {
-  let highest = 0;
-  for (const answer of answers) {
-    const counter = parseInt(rawHeaderOf(answer.rawHeaders, REQUEST_ID)?.split('-').pop() ?? '', 36);
-    if (counter > highest) highest = counter;
-  }
-  return highest;
-}
-
-/**
- * Request ids shaped as the project's: a random prefix of 16 base64url characters, `-`, then a
- * counter in base 36 that goes on from the captured ids, so every id has the length the project's
- * has at the same point (after the prefill over HTTP).
- */
-function requestIds(start: number): () => string {
-  const prefix = `${randomBytes(12).toString('base64url')}-`;
-  let counter = start;
-  return () => prefix + (++counter).toString(36);
-}
-
 /**
  * A node:http server that does no work: it answers each captured request (by method, target and whether it has an idempotency key)
  * with the project's status, headers and body, prepared once. `plain` sends only `Content-Type` and
@@ -104,7 +83,10 @@ export function createCeilingServer(answers: readonly CapturedAnswer[], headers:
   const requestOf = (method: string, target: string, hasIdempotencyKey: boolean): string => `${method} ${target}${hasIdempotencyKey ? ' with a key' : ''}`;
   for (const captured of answers) byRequest.set(requestOf(captured.method, captured.target, captured.hasIdempotencyKey === true), constantAnswer(captured, headers));
   const notFound = constantAnswer({ method: '', target: '', status: 404, rawHeaders: [], body: '{"code":"not_found","message":"Not a captured request","status":404}' }, 'plain');
-  const nextRequestId = requestIds(capturedCounter(answers));
+  // Request ids shaped as the project's (a random prefix of 16 base64url characters, `-`, a base-36 counter), the counter going on from
+  // the highest captured one, so every id has the length the project's has at the same point (after the prefill over HTTP).
+  const prefix = `${randomBytes(12).toString('base64url')}-`;
+  let counter = Math.max(0, ...answers.map((answer) => parseInt(rawHeaderOf(answer.rawHeaders, REQUEST_ID)?.split('-').pop() ?? '', 36)).filter(Number.isFinite));
   const isPlain = headers === 'plain';
   return createServer((request, response) => {
     const answer = byRequest.get(requestOf(request.method ?? '', request.url ?? '', request.headers['idempotency-key'] !== undefined)) ?? notFound;
@@ -114,7 +96,7 @@ export function createCeilingServer(answers: readonly CapturedAnswer[], headers:
       response.removeHeader('Connection');
     }
     // writeHead copies the list into the head synchronously, so the shared list can take this answer's id.
-    if (answer.requestIdIndex >= 0) answer.headers[answer.requestIdIndex] = nextRequestId();
+    if (answer.requestIdIndex >= 0) answer.headers[answer.requestIdIndex] = prefix + (++counter).toString(36);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
   });

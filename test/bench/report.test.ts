@@ -113,7 +113,7 @@ describe('benchReport()', () => {
     const servers: ServerName[] = [...SERVERS];
     servers.splice(1, 0, 'against');
     const report = benchReport({ ...input(servers), command: 'npm run bench -- --rounds 3 --against v3.0.0', against: { revision: 'v3.0.0', commit: '762c6c930240aaaabbbbccccddddeeeeffff0000', start: 'node dist/cli/main.js' } });
-    assert.match(report, /^Servers, in the order of the first round: `project`, `against` \(`v3\.0\.0` \(commit 762c6c930240\), started as `node dist\/cli\/main\.js`\), `project-metrics`, /m);
+    assert.match(report, /^Servers, in the order of the first round: `project`, `against`: `v3\.0\.0` \(commit 762c6c930240\) started as `node dist\/cli\/main\.js`, `project-metrics`, /m);
     assert.match(report, /\| scenario \| `project` \| `against` \| `baseline` \| `fastify` \| `lean-fastify` \| `ceiling-plain` \| `ceiling-same-headers` \| project \/ fastify \| project \/ lean-fastify \| project \/ baseline \| project \/ against \|/);
     assert.deepEqual(rowOf(report, '## HTTP', 'GET /v1/pets/42'), ['`GET /v1/pets/42`', '30,000', '27,000', '20,000', '24,000', '25,000', '40,000', '32,000', '1.25×', '1.20×', '1.50×', '1.11×']);
     assert.deepEqual(rowOf(report, '## HTTP', 'POST /v1/pets with Idempotency-Key (201)').at(-1), '1.11×');
