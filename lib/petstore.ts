@@ -108,11 +108,6 @@ async function listPetsPage(storage: PetStorage, query?: unknown): Promise<PetPa
   return { pets, query: answered, next: { ...answered, after: last.id } };
 }
 
-/** listPets [spec 4.1]: ascending ids, `limit` clamped to 1..100 (default 20), optional `status` filter and `after` cursor. */
-async function listPets(storage: PetStorage, query?: ListPetsQuery): Promise<Pet[]> {
-  return (await listPetsPage(storage, query)).pets;
-}
-
 /**
  * createPet [spec 4.2] and whether it replayed: validates the input (a JavaScript caller's is
  * unchecked), then stores it under a new id, once per idempotency key when one is given.
@@ -126,11 +121,6 @@ async function createPetOutcome(storage: PetStorage, inFlight: Set<string>, inpu
   if (key === undefined) return { pet: sealed(checkAssignedId(await storage.insert(pet))), isReplay: false };
   // Awaited, not returned: a promise handed back from an async function costs two more turns of the microtask queue.
   return await insertOncePerKey(storage, inFlight, pet, key, (stored) => sealed(checkAssignedId(stored)));
-}
-
-/** createPet [spec 4.2]: validates the input (a JavaScript caller's is unchecked), then stores it under a new id (once per idempotency key, when one is given). */
-async function createPet(storage: PetStorage, inFlight: Set<string>, input: NewPet, options?: CreatePetOptions): Promise<Pet> {
-  return (await createPetOutcome(storage, inFlight, input, options)).pet;
 }
 
 /** getPet [spec 4.3, deprecated]: the pet with this id, or a `not_found` PetstoreError. */
@@ -149,15 +139,12 @@ export function createPetstore(options: PetstoreOptions = {}): Petstore {
   const inFlight = keysInFlightOf(given);
   return {
     listPetsPage: (query) => listPetsPage(storage, query),
-    listPets: (query) => listPets(storage, query),
-    createPet: (input, createOptions) => createPet(storage, inFlight, input, createOptions),
+    // listPets [spec 4.1]: ascending ids, `limit` clamped to 1..100 (default 20), optional `status` filter and `after` cursor.
+    listPets: async (query) => (await listPetsPage(storage, query)).pets,
+    createPet: async (input, createOptions) => (await createPetOutcome(storage, inFlight, input, createOptions)).pet,
     createPetOutcome: (input, createOptions) => createPetOutcome(storage, inFlight, input, createOptions),
     getPet: (id) => getPet(storage, id),
-    checkReady: async () => {
-      await storage.checkReady?.();
-    },
-    close: async () => {
-      await storage.close?.();
-    },
+    checkReady: async () => void (await storage.checkReady?.()),
+    close: async () => void (await storage.close?.()),
   };
 }

@@ -112,7 +112,8 @@ function categoryIdProblem(categoryId: unknown): string | undefined {
   if (typeof categoryId !== 'number') return `\`categoryId\` must be an integer, not ${describe(categoryId)}`;
   if (!Number.isInteger(categoryId)) return '`categoryId` must be an integer (it has a fractional part or is not finite)';
   if (!Number.isSafeInteger(categoryId)) {
-    return `\`categoryId\` must be an integer between ${-MAX_SAFE_ID} and ${MAX_SAFE_ID}: larger int64 values cannot be represented exactly in a JSON number here and would be silently rounded`;
+    const reason = 'larger int64 values cannot be represented exactly in a JSON number here and would be silently rounded';
+    return `\`categoryId\` must be an integer between ${-MAX_SAFE_ID} and ${MAX_SAFE_ID}: ${reason}`;
   }
   return undefined;
 }
@@ -191,7 +192,8 @@ export function clampLimit(limit: number): number {
 }
 
 function invalidParameter(name: string, expected: string, value: unknown): PetstoreError {
-  return new PetstoreError('invalid_parameter', `Cannot list pets: \`${name}\` must be ${expected}, not ${describe(value)}${typeof value === 'number' ? ` ${value}` : ''}`);
+  const given = `${describe(value)}${typeof value === 'number' ? ` ${value}` : ''}`;
+  return new PetstoreError('invalid_parameter', `Cannot list pets: \`${name}\` must be ${expected}, not ${given}`);
 }
 
 /**

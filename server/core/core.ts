@@ -110,7 +110,7 @@ export function createRequestCore(options: RequestCoreOptions, caller = 'createR
   const keyring = createKeyring(caller, options.apiKeys, options.log);
   const idOf = (headers: RequestHeaders): string => requestIdOf(headers, keyring.holdsKey);
   const plugged = (options.plugins ?? []).map((plugin) => plugin({ store, basePath, bodyLimit, requestIdOf: idOf }));
-  const rootRoutes = [...(options.rootRoutes ?? []), ...(options.extraRoutes ?? []), ...plugged.flatMap((parts) => [...(parts.rootRoutes ?? []), ...(parts.extraRoutes ?? [])])];
+  const rootRoutes = [options, ...plugged].flatMap((parts) => [...(parts.rootRoutes ?? []), ...(parts.extraRoutes ?? [])]);
   const context: CoreContext = {
     basePath,
     report: reporterOf(options),
@@ -145,7 +145,8 @@ function answer(context: CoreContext, stamp: Stamp, request: CoreRequest): CoreR
   const hostProblem = hostProblemOf(headerOf(request.headers, 'host'), request.httpVersion);
   if (hostProblem !== undefined) return fail(context, stamp, new PetstoreError('bad_request', hostProblem));
   if (!isBelow(context.basePath, path)) {
-    return fail(context, stamp, new PetstoreError('not_found', `There is no resource at ${JSON.stringify(path.slice(0, 200))}; the API lives under ${context.basePath}`));
+    const where = `There is no resource at ${JSON.stringify(path.slice(0, 200))}`;
+    return fail(context, stamp, new PetstoreError('not_found', `${where}; the API lives under ${context.basePath}`));
   }
   return answerApi(context, stamp, request, path, query);
 }
@@ -192,7 +193,9 @@ function run(context: CoreContext, stamp: Stamp, operation: Operation, call: Ope
 }
 
 /** Runs an answer that may throw or reject; either becomes the Error answer. No closure is made for an answer given at once. */
-function settle(context: CoreContext, stamp: Stamp, operation: string, answer: () => BareResponse | Promise<BareResponse>, ownHeaders?: HeaderList): CoreResponse | Promise<CoreResponse> {
+function settle(
+  context: CoreContext, stamp: Stamp, operation: string, answer: () => BareResponse | Promise<BareResponse>, ownHeaders?: HeaderList,
+): CoreResponse | Promise<CoreResponse> {
   let response: BareResponse | Promise<BareResponse>;
   try {
     response = answer();

@@ -68,7 +68,10 @@ function nextPageLink(publicBase: string, next: { limit: number; after: number; 
 const NO_HEADERS: HeaderList = [];
 const CREATE_ACTION = 'Cannot create pet';
 
-/** The headers of the deprecated `getPet` [spec 4.3]: when it was deprecated (RFC 9745), when it goes (RFC 8594), and its successor; kept for the last base seen, as a core has one. */
+/**
+ * The headers of the deprecated `getPet` [spec 4.3]: when it was deprecated (RFC 9745), when it goes
+ * (RFC 8594), and its successor; kept for the last base seen, as a core has one.
+ */
 function deprecationHeaders(publicBase: string): HeaderList {
   if (publicBase !== lastDeprecation.publicBase) {
     const headers = ['Deprecation', `@${GET_PET_DEPRECATED_AT}`, 'Sunset', GET_PET_SUNSET, 'Link', `<${publicBase}/pets>; rel="successor-version"`];
@@ -139,6 +142,7 @@ function readParameter(query: Partial<ListQueryValues>, pair: string): void {
     return;
   }
   const number = parseDecimalInteger(value);
-  if (number === undefined) throw invalid(name, name === 'limit' ? `must be a decimal integer (${MIN_LIMIT} to ${MAX_LIMIT}; others are clamped)` : 'must be a decimal integer pet id');
+  const expected = name === 'limit' ? `a decimal integer (${MIN_LIMIT} to ${MAX_LIMIT}; others are clamped)` : 'a decimal integer pet id';
+  if (number === undefined) throw invalid(name, `must be ${expected}`);
   query[name] = number;
 }

@@ -141,7 +141,8 @@ export class PageJsonCache {
 
   constructor(pets: PetJsonCache, limits: JsonCacheLimits = {}) {
     this.#pets = pets;
-    this.#pages = new TwoGenerations(limits.maxEntries ?? DEFAULT_PAGE_CAPACITY, limits.maxBytes ?? DEFAULT_JSON_CACHE_BYTES, (page) => page.body.byteLength + PAGE_OVERHEAD);
+    const maxBytes = limits.maxBytes ?? DEFAULT_JSON_CACHE_BYTES;
+    this.#pages = new TwoGenerations(limits.maxEntries ?? DEFAULT_PAGE_CAPACITY, maxBytes, (page) => page.body.byteLength + PAGE_OVERHEAD);
   }
 
   /** Bytes the cache holds, as accounted. */

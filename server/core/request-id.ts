@@ -52,6 +52,7 @@ function holdsCredential(id: string, authorization: string | undefined): boolean
  */
 export function requestIdOf(headers: RequestHeaders, holdsKey?: (id: string) => boolean): string {
   const incoming = headerOf(headers, 'x-request-id');
-  const isKept = incoming !== undefined && SAFE_REQUEST_ID.test(incoming) && !holdsCredential(incoming, headerOf(headers, 'authorization')) && holdsKey?.(incoming) !== true;
+  if (incoming === undefined || !SAFE_REQUEST_ID.test(incoming)) return newRequestId();
+  const isKept = !holdsCredential(incoming, headerOf(headers, 'authorization')) && holdsKey?.(incoming) !== true;
   return isKept ? incoming : newRequestId();
 }

@@ -132,7 +132,8 @@ export function checkJsonBodyHead(headers: RequestHeaders, options: JsonBodyOpti
   const { action, limit } = options;
   const sent = headerOf(headers, 'content-type');
   if (!isJsonMediaType(sent)) {
-    throw unsupported(`${action}: send the body as \`Content-Type: ${JSON_MEDIA_TYPE}\`${sent === undefined ? ' (no Content-Type was sent)' : `, not \`${sent.slice(0, 100)}\``}`);
+    const instead = sent === undefined ? ' (no Content-Type was sent)' : `, not \`${sent.slice(0, 100)}\``;
+    throw unsupported(`${action}: send the body as \`Content-Type: ${JSON_MEDIA_TYPE}\`${instead}`);
   }
   const coding = headerOf(headers, 'content-encoding');
   if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
@@ -149,7 +150,8 @@ export function checkJsonBodyHead(headers: RequestHeaders, options: JsonBodyOpti
 }
 
 function tooFragmented(options: JsonBodyOptions, pieces: number): PetstoreError {
-  return new PetstoreError('payload_too_large', `${options.action}: the body arrived in more than ${pieces} pieces; send it with a \`Content-Length\`, or in fewer, larger chunks`);
+  const fix = 'send it with a `Content-Length`, or in fewer, larger chunks';
+  return new PetstoreError('payload_too_large', `${options.action}: the body arrived in more than ${pieces} pieces; ${fix}`);
 }
 
 /**

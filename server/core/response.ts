@@ -69,8 +69,3 @@ export function textResponse(status: number, text: string, contentType: string):
 export function emptyResponse(status: number, headers: HeaderList): BareResponse {
   return { status, headers, body: '' };
 }
-
-/** The same answer without its body: what a HEAD request gets [RFC 9110 §9.3.2], headers and `Content-Length` included. */
-export function withoutBody<Response extends BareResponse>(response: Response): Response {
-  return { ...response, body: '' };
-}

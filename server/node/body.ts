@@ -17,7 +17,9 @@ const ANSWERED: BodyReading = { isAnswered: true };
  * an unacceptable one itself (415 with `Accept-Post`, 413 with `Connection: close`, 400), and
  * answers nothing when the client vanished.
  */
-export async function readJsonBodyOrAnswer(request: IncomingMessage, response: ServerResponse, options: JsonBodyOptions & SendErrorOptions): Promise<BodyReading> {
+export async function readJsonBodyOrAnswer(
+  request: IncomingMessage, response: ServerResponse, options: JsonBodyOptions & SendErrorOptions,
+): Promise<BodyReading> {
   try {
     return { isAnswered: false, body: await readJsonBody(toCoreRequest(request, response), options) };
   } catch (error) {

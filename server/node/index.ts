@@ -2,7 +2,10 @@
 
 /** A node:http request listener serving the interface below its base path, its options, and the listener (`next` receives requests outside the base path). */
 export { createHandler, type HandlerOptions, type PetstoreHandler } from './handler.js';
-/** Starts the standalone server (the interface on node:http with timeouts, graceful shutdown and plug-ins); its options, timeouts in milliseconds, the listening server and the options of its close. */
+/**
+ * Starts the standalone server (the interface on node:http with timeouts, graceful shutdown and
+ * plug-ins); its options, timeouts in milliseconds, the listening server and the options of its close.
+ */
 export { startServer, type StartServerOptions, type ServerTimeouts, type RunningServer, type CloseOptions } from './standalone/start-server.js';
 /** What the standalone server's connections may hold at once, and who is told of a refusal. */
 export type { ConnectionBudget } from './standalone/connection-budget.js';

@@ -35,7 +35,10 @@ function readNodeBody(request: IncomingMessage, response: ServerResponse, onChun
   });
 }
 
-/** The request's headers for the core: several `Host` fields, of which Node keeps the first, joined [RFC 9110 §5.3] for the core to refuse [RFC 9112 §3.2]. */
+/**
+ * The request's headers for the core: several `Host` fields, of which Node keeps the first, joined
+ * [RFC 9110 §5.3] for the core to refuse [RFC 9112 §3.2].
+ */
 function headersOf(request: IncomingMessage): RequestHeaders {
   const raw = request.rawHeaders;
   let hosts: string[] | undefined;
@@ -50,12 +53,22 @@ function headersOf(request: IncomingMessage): RequestHeaders {
 type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown; rawBody?: unknown };
 
 /** The fix named whenever a host's body parser took the body and left nothing the handler can use: the general one, then each host's. */
-const HOST_PARSER_FIX = 'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body` (Express: `app.use(handler)` before `express.json()`, or `express.json()` in front; Koa: the Petstore middleware before `bodyParser()`, or `bodyParser({ patchNode: true })`; Fastify: `app.use(handler)` through @fastify/middie, not in a route; hono: `createFetchHandler` with `context.req.raw`; NestJS: `consumer.apply(handler)` or `app.use(handler)`, with `bodyParser: false` or the JSON parser in front; hapi: a route with `payload: { parse: false, output: \'stream\' }`, or an `onRequest` extension)';
+const HOST_PARSER_FIX = [
+  'mount the Petstore handler before the body parser, or have the parser leave the parsed JSON in `request.body`',
+  ' (Express: `app.use(handler)` before `express.json()`, or `express.json()` in front;',
+  ' Koa: the Petstore middleware before `bodyParser()`, or `bodyParser({ patchNode: true })`;',
+  ' Fastify: `app.use(handler)` through @fastify/middie, not in a route; hono: `createFetchHandler` with `context.req.raw`;',
+  ' NestJS: `consumer.apply(handler)` or `app.use(handler)`, with `bodyParser: false` or the JSON parser in front;',
+  " hapi: a route with `payload: { parse: false, output: 'stream' }`, or an `onRequest` extension)",
+].join('');
 
 /** The 500 for a body that a host's middleware read and left unusable: a setup mistake, so its message is the client's too. */
 function hostParserError(left: string): PetstoreError {
-  return new PetstoreError('internal_error', `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`, { exposesMessage: true });
+  const message = `The request body was read by a middleware before the Petstore handler, which left ${left}: ${HOST_PARSER_FIX}`;
+  return new PetstoreError('internal_error', message, { exposesMessage: true });
 }
+
+const UNPARSED_MESSAGE = 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object';
 
 /** The body of a request whose stream a host's parser read, as it left it: bytes as the body, JSON as parsed, else an answer at once. */
 function takenBodyOf(request: FrameworkRequest): RequestBody {
@@ -66,10 +79,11 @@ function takenBodyOf(request: FrameworkRequest): RequestBody {
   // The bytes the parser read (Koa's `patchNode`, NestJS's `rawBody: true`): every answer is then the bare handler's.
   if (rawBody instanceof Uint8Array || typeof rawBody === 'string') return bodyOf(typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody);
   // Express 5's parser sets `body` before reading, and leaves it undefined only when it refused the body (an error handler swallowed why).
-  if (body === undefined && 'body' in request) return failedBodyOf(new PetstoreError('invalid_json', 'The request body is not valid JSON: the body parser in front of the Petstore handler could not parse it; send a JSON object'));
+  if (body === undefined && 'body' in request) return failedBodyOf(new PetstoreError('invalid_json', UNPARSED_MESSAGE));
   if (body === undefined) return failedBodyOf(hostParserError('nothing in `request.body`'));
   // Text as long as the body is a text parser's (`express.text()`); a JSON string value is always shorter than its body.
-  if (typeof body === 'string' && Buffer.byteLength(body) === Number(request.headers['content-length'])) return failedBodyOf(hostParserError('text in `request.body`, not parsed JSON'));
+  const isText = typeof body === 'string' && Buffer.byteLength(body) === Number(request.headers['content-length']);
+  if (isText) return failedBodyOf(hostParserError('text in `request.body`, not parsed JSON'));
   return parsedBodyOf(body);
 }
 
@@ -81,7 +95,10 @@ function mountPathOf(request: FrameworkRequest): string | undefined {
   return original.slice(0, original.length - url.length);
 }
 
-/** Whether a request is the handler's: by its `url`, or else by the original URL a mount rewrote (NestJS's `forRoutes('*path')` leaves `/`), which it then serves. */
+/**
+ * Whether a request is the handler's: by its `url`, or else by the original URL a mount rewrote
+ * (NestJS's `forRoutes('*path')` leaves `/`), which it then serves.
+ */
 export function isOwnRequest(request: FrameworkRequest, isOwnTarget: (target: string) => boolean): boolean {
   if (isOwnTarget(request.url ?? '/')) return true;
   if (typeof request.originalUrl !== 'string' || !isOwnTarget(request.originalUrl)) return false;

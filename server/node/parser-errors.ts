@@ -12,7 +12,9 @@ export type ParserErrorHandler = (error: unknown, request: IncomingMessage, resp
 function bytesOfRefusal(error: unknown): Uint8Array | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, body, limit }: { type?: unknown; body?: unknown; limit?: unknown } = error;
-  if (typeof body === 'string' && (type === 'entity.parse.failed' || error instanceof SyntaxError)) return Buffer.concat(body.split('\uFFFD').flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.of(0xff), Buffer.from(part)])));
+  if (typeof body === 'string' && (type === 'entity.parse.failed' || error instanceof SyntaxError)) {
+    return Buffer.concat(body.split('\uFFFD').flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.of(0xff), Buffer.from(part)])));
+  }
   if (type === 'entity.too.large' && typeof limit === 'number') return new Uint8Array(limit + 1);
   return type === 'encoding.unsupported' ? new Uint8Array() : undefined;
 }
@@ -31,7 +33,9 @@ export function parserErrorHandler(handler: PetstoreHandler): ParserErrorHandler
 }
 
 /** Koa middleware before @koa/bodyparser: what `parserErrorHandler` is for Express. */
-export function koaParserErrors(handler: PetstoreHandler): (context: { req: IncomingMessage; res: ServerResponse; respond?: boolean }, next: () => Promise<unknown>) => Promise<void> {
+export function koaParserErrors(
+  handler: PetstoreHandler,
+): (context: { req: IncomingMessage; res: ServerResponse; respond?: boolean }, next: () => Promise<unknown>) => Promise<void> {
   return async (context, next) => {
     try {
       await next();

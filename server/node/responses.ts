@@ -40,7 +40,10 @@ export function sendJson(response: ServerResponse, status: number, json: string 
  * pipeline, a 417) with the Error body and the request's id, as the core's answers carry it:
  * `idOf` is the core's `requestIdOf`, which never keeps an API key as the id.
  */
-export function refuseRequest(request: IncomingMessage, response: ServerResponse, error: PetstoreError, observation: Observation | undefined, headers: HeaderList = [], idOf: (headers: RequestHeaders) => string = requestIdOf): void {
+export function refuseRequest(
+  request: IncomingMessage, response: ServerResponse, error: PetstoreError, observation: Observation | undefined,
+  headers: HeaderList = [], idOf: (headers: RequestHeaders) => string = requestIdOf,
+): void {
   const requestId = idOf(request.headers);
   observation?.refused(requestId, error.status);
   sendError(response, error, { headers: [...headers, REQUEST_ID_HEADER, requestId] });

@@ -124,7 +124,9 @@ export class KeyIndex {
   bytes(): number {
     if (this.#bytes === undefined) {
       let bytes = 0;
-      for (const [key, pet] of this.#pets.entries()) bytes += keyHeapBytes(pet, { key, fingerprint: this.#otherFingerprints.get(key) ?? fingerprintNewPet(pet) });
+      for (const [key, pet] of this.#pets.entries()) {
+        bytes += keyHeapBytes(pet, { key, fingerprint: this.#otherFingerprints.get(key) ?? fingerprintNewPet(pet) });
+      }
       this.#bytes = bytes;
     }
     return this.#bytes;
