@@ -67,24 +67,18 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 5
  */
 export const RETRYABLE_WITHOUT_KEY_STATUSES: ReadonlySet<number> = new Set([408, 429]);
 
-function isWhole(value: number, least: number): boolean {
-  return Number.isSafeInteger(value) && value >= least;
-}
-
-function isDuration(value: number, isZeroAllowed: boolean): boolean {
-  return Number.isFinite(value) && (isZeroAllowed ? value >= 0 : value > 0);
-}
-
 /** The options of `base` with those of `options` over them; `false` is one attempt. Throws a TypeError for a budget no call could keep. */
 export function retryPolicy(base: RetryPolicy, options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return { ...base, attempts: 1 };
   const policy: RetryPolicy = { ...base, ...options };
-  if (!isWhole(policy.attempts, 1)) throw new TypeError('PetstoreClient: `retry.attempts` must be a whole number, at least 1');
-  for (const name of ['totalTime', 'attemptTimeout'] as const) {
-    if (!isDuration(policy[name], false)) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, more than 0`);
+  if (!(Number.isSafeInteger(policy.attempts) && policy.attempts >= 1)) {
+    throw new TypeError('PetstoreClient: `retry.attempts` must be a whole number, at least 1');
   }
-  for (const name of ['baseDelay', 'maxDelay'] as const) {
-    if (!isDuration(policy[name], true)) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, at least 0`);
+  const durations = [['totalTime', 'more than 0'], ['attemptTimeout', 'more than 0'], ['baseDelay', 'at least 0'], ['maxDelay', 'at least 0']] as const;
+  for (const [name, least] of durations) {
+    const value = policy[name];
+    const isValid = Number.isFinite(value) && (least === 'at least 0' ? value >= 0 : value > 0);
+    if (!isValid) throw new TypeError(`PetstoreClient: \`retry.${name}\` must be a number of milliseconds, ${least}`);
   }
   return policy;
 }

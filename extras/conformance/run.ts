@@ -56,12 +56,10 @@ const globalFetch: ConformanceFetch = (url: string, init: ConformanceRequestInit
 
 /** Checks the options, applying the defaults in this one place; a mistake throws a TypeError naming the option. */
 function settingsOf(options: ConformanceOptions): Required<Omit<ConformanceOptions, 'onResult'>> {
-  let url: URL;
-  try {
-    url = new URL(options.baseUrl);
-  } catch {
+  if (!URL.canParse(options.baseUrl)) {
     throw new TypeError(`\`baseUrl\` must be an absolute http or https URL, not ${JSON.stringify(String(options.baseUrl).slice(0, 100))}`);
   }
+  const url = new URL(options.baseUrl);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
     throw new TypeError(`\`baseUrl\` must be an http or https URL without query or fragment, not ${JSON.stringify(options.baseUrl.slice(0, 100))}`);
   }
