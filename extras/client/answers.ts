@@ -73,11 +73,6 @@ export function asPet(value: unknown): Pet | undefined {
 /** Narrows a parsed value to Pets [spec 2]; undefined when any element is not a Pet. */
 export function asPets(value: unknown): Pet[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const pets: Pet[] = [];
-  for (const element of value) {
-    const pet = asPet(element);
-    if (pet === undefined) return undefined;
-    pets.push(pet);
-  }
-  return pets;
+  const pets = value.map(asPet);
+  return pets.every((pet) => pet !== undefined) ? pets : undefined;
 }
