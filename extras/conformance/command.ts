@@ -129,11 +129,7 @@ function listCommand(line: CommandLine, io: CommandIo): number {
 
 /** The first key of a key file's text: its first line that is not blank once a `#` comment is cut off. */
 function firstKeyOf(text: string): string | undefined {
-  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
-    const key = (line.split('#', 1)[0] ?? '').trim();
-    if (key !== '') return key;
-  }
-  return undefined;
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/).map((line) => (line.split('#', 1)[0] ?? '').trim()).find((key) => key !== '');
 }
 
 /** The key to send: from `--key`, `--key-file` or PETSTORE_CONFORMANCE_KEY, in that order; messages never quote it. */
