@@ -40,35 +40,23 @@ export interface RevisionBuildOptions {
 /** Prefix of the temporary folder of a revision's worktree. */
 export const WORKTREE_PREFIX = 'petstore-bench-against-';
 
-/** A path of a package.json kept inside the package: relative, normalised, never above its root. */
-function packagePath(path: string | undefined): string | undefined {
-  const normalised = path === undefined ? '' : posix.normalize(path.replaceAll('\\', '/'));
-  return ['', '.', '..'].includes(normalised) || isAbsolute(normalised) || normalised.startsWith('../') ? undefined : normalised;
-}
-
-/** The start command of a `scripts.start` that runs `node [options] <file.js> [arguments]` with plain words (no quotes, variables or separators), or undefined. */
-function fromStartScript(script: string): StartCommand | undefined {
-  const words = script.trim().split(/\s+/);
-  if (words[0] !== 'node' || !words.every((word) => /^[\w@%+=:,./-]+$/.test(word))) return undefined;
-  const scriptIndex = words.findIndex((word, index) => index > 0 && !word.startsWith('-'));
-  const file = packagePath(words[scriptIndex]);
-  // An option taking its value as the next word (`--import tsx`) would be read as the script: only a JavaScript file counts.
-  if (scriptIndex === -1 || file === undefined || !/\.[cm]?js$/.test(file)) return undefined;
-  return { nodeArguments: words.slice(1, scriptIndex), script: file, args: words.slice(scriptIndex + 1) };
-}
-
 /**
  * How a revision's `npm start` runs its server, read from its package.json (parsed JSON): its
- * `scripts.start`, which must be `node [options] <file.js> [arguments]`, as it is in every revision
- * since 3.0.0. Both the layout of 3.0.0 (`dist/cli/main.js`) and the later one
- * (`dist/extras/cli/main.js`) come out of the file itself, never from a path written here.
+ * `scripts.start`, which must be `node [options] <file.js> [arguments]` in plain words (no quotes,
+ * variables or separators) with the file inside the package, as in every revision since 3.0.0. Both
+ * the layout of 3.0.0 (`dist/cli/main.js`) and the later one (`dist/extras/cli/main.js`) come out of
+ * the file itself, never from a path written here.
  */
 export function startCommandOf(manifest: unknown): StartCommand {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new Error('its package.json is not a JSON object');
   const scripts = 'scripts' in manifest ? manifest.scripts : undefined;
   const start = typeof scripts === 'object' && scripts !== null && 'start' in scripts ? scripts.start : undefined;
-  const command = typeof start === 'string' ? fromStartScript(start) : undefined;
-  if (command !== undefined) return command;
+  const words = typeof start === 'string' ? start.trim().split(/\s+/) : [];
+  const scriptIndex = words.findIndex((word, index) => index > 0 && !word.startsWith('-'));
+  const file = posix.normalize(words[scriptIndex] ?? '');
+  // An option taking its value as the next word (`--import tsx`) would be read as the script: only a JavaScript file counts.
+  const isPlain = words[0] === 'node' && words.every((word) => /^[\w@%+=:,./-]+$/.test(word)) && /\.[cm]?js$/.test(file) && !isAbsolute(file) && !file.startsWith('../');
+  if (isPlain) return { nodeArguments: words.slice(1, scriptIndex), script: file, args: words.slice(scriptIndex + 1) };
   const startText = typeof start === 'string' ? `its start script ${JSON.stringify(start)} is not` : 'it has no start script, which must be';
   throw new Error(`its package.json does not say how to start the server: ${startText} \`node [options] <file.js> [arguments]\` with the file inside the package`);
 }

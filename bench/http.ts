@@ -8,7 +8,8 @@ import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { processCpuMicroseconds, threadCores } from './gauge-figures.js';
 import { hasCommand, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
-import type { StartCommand } from './against.js';
+import type { RevisionBuild } from './against.js';
+import type { BenchSettings } from './settings.js';
 
 /** One measured HTTP scenario. */
 export interface Scenario {
@@ -60,10 +61,7 @@ export const AGAINST = 'against';
 export type ServerName = (typeof SERVERS)[number] | typeof AGAINST;
 
 /** How the `against` server starts: its start command in its revision's root. */
-export interface AgainstServer {
-  root: string;
-  start: StartCommand;
-}
+export type AgainstServer = Pick<RevisionBuild, 'root' | 'start'>;
 
 /** What wrk measured for one scenario on one server in one round. */
 export interface WrkResult {
@@ -75,10 +73,7 @@ export interface WrkResult {
 }
 
 /** Options of the HTTP benchmark: the servers in the order of the first round, and how to start `against` when they have it. */
-export interface HttpBenchOptions {
-  rounds: number;
-  durationSeconds: number;
-  warmupSeconds: number;
+export interface HttpBenchOptions extends Pick<BenchSettings, 'rounds' | 'durationSeconds' | 'warmupSeconds'> {
   servers: readonly ServerName[];
   against?: AgainstServer;
   log: (line: string) => void;

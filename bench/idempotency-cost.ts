@@ -21,46 +21,53 @@ import { createPostgresStorage } from '../extras/postgres/index.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { heapPerPet } from './support.js';
 
-interface StorageCost { storage: string; plainHeap: number; keyedHeap: number; plainBytes?: number; keyedBytes?: number }
+const bytes = (value: number): string => value.toFixed(1);
 
-async function memoryCost(count: number): Promise<StorageCost> {
-  const plainHeap = (await heapPerPet(async () => createMemoryStorage(), count, false)).heap;
-  return { storage: 'memory', plainHeap, keyedHeap: (await heapPerPet(async () => createMemoryStorage(), count, true)).heap };
+/** A table row: the heap per pet without and with a key and their difference, then the journal's bytes per record likewise when there is one. */
+function costRow(storage: string, heap: readonly [number, number], journal?: readonly [number, number]): string {
+  const perKey = ([plain, keyed]: readonly [number, number]): string[] => [bytes(plain), bytes(keyed), `**${bytes(keyed - plain)}**`];
+  return `| ${[storage, ...perKey(heap), ...(journal === undefined ? ['–', '–', '–'] : perKey(journal))].join(' | ')} |`;
 }
 
-async function fileCost(count: number): Promise<StorageCost> {
+async function memoryCost(count: number): Promise<string> {
+  // `plain` (its storage with it) stays reachable while the keyed one is measured: collected then, it would lower that figure by its own size.
+  const plain = await heapPerPet(async () => createMemoryStorage(), count, false);
+  const keyed = await heapPerPet(async () => createMemoryStorage(), count, true);
+  return costRow('memory', [plain.heap, keyed.heap]);
+}
+
+async function fileCost(count: number): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'petstore-idempotency-cost-'));
   try {
-    const measured: { heap: number; bytes: number }[] = [];
+    const heap: number[] = [];
+    const journal: number[] = [];
     for (const isKeyed of [false, true]) {
       const path = join(directory, `${isKeyed ? 'keyed' : 'plain'}.journal`);
       // `write` durability: the journal's bytes are the same, without a sync per batch.
-      const { heap, storage } = await heapPerPet(() => createFileStorage(path, { durability: 'write', log: () => undefined }), count, isKeyed);
-      await storage.close?.();
+      const measured = await heapPerPet(() => createFileStorage(path, { durability: 'write', log: () => undefined }), count, isKeyed);
+      await measured.storage.close?.();
+      heap.push(measured.heap);
       // The 16-byte header is paid once per journal, not per record.
-      measured.push({ heap, bytes: ((await stat(path)).size - 16) / count });
+      journal.push(((await stat(path)).size - 16) / count);
     }
-    const [plain, keyed] = measured as [{ heap: number; bytes: number }, { heap: number; bytes: number }];
-    return { storage: 'file', plainHeap: plain.heap, keyedHeap: keyed.heap, plainBytes: plain.bytes, keyedBytes: keyed.bytes };
+    return costRow('file', heap as [number, number], journal as [number, number]);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
 }
-
-interface PostgresCost { version: string; plainTable: number; keyedTable: number; keyIndex: number; emptyKeyIndex: number }
 
 /**
  * Table and key-index bytes per row in PostgreSQL, for rows created with and without a key. Rows are
  * written by one INSERT … SELECT each (as many single creates would leave them, without dead rows),
  * with the key and fingerprint the storage writes, then VACUUM ANALYZE settles the sizes.
  */
-async function postgresCost(count: number): Promise<PostgresCost | string> {
+async function postgresCost(count: number): Promise<string> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) return 'PostgreSQL server binaries not found: the PostgreSQL figures are left out';
   const cluster = await startPostgresCluster(binaries);
   const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
   try {
-    const sizes: Record<'plain' | 'keyed', { table: number; keyIndex: number }> = { plain: { table: 0, keyIndex: 0 }, keyed: { table: 0, keyIndex: 0 } };
+    const sizes: { table: number; keyIndex: number }[] = [];
     for (const kind of ['plain', 'keyed'] as const) {
       const table = `pets_${kind}`;
       await createPostgresStorage({ query: pool.query.bind(pool), table });
@@ -75,23 +82,15 @@ async function postgresCost(count: number): Promise<PostgresCost | string> {
       await pool.query(`VACUUM ANALYZE ${table}`);
       const { rows } = await pool.query(`SELECT pg_relation_size('${table}') AS table, pg_relation_size('${table}_idem_key_idx') AS key_index`);
       const row = rows[0] as { table: string; key_index: string };
-      sizes[kind] = { table: Number(row.table), keyIndex: Number(row.key_index) };
+      sizes.push({ table: Number(row.table), keyIndex: Number(row.key_index) });
     }
-    return {
-      version: cluster.version,
-      plainTable: sizes.plain.table / count,
-      keyedTable: sizes.keyed.table / count,
-      keyIndex: sizes.keyed.keyIndex / count,
-      emptyKeyIndex: sizes.plain.keyIndex,
-    };
+    const [plain, keyed] = sizes as [{ table: number; keyIndex: number }, { table: number; keyIndex: number }];
+    return `PostgreSQL ${cluster.version}, after VACUUM ANALYZE: table bytes per row ${bytes(plain.table / count)} without a key, ${bytes(keyed.table / count)} with one (**${bytes((keyed.table - plain.table) / count)}** per key); `
+      + `the partial unique index of keys **${bytes(keyed.keyIndex / count)}** bytes per keyed row, and ${plain.keyIndex} bytes in all for a table whose pets have no key.`;
   } finally {
     await pool.end();
     await cluster.stop();
   }
-}
-
-function bytes(value: number | undefined): string {
-  return value === undefined ? '–' : value.toFixed(1);
 }
 
 async function main(): Promise<void> {
@@ -100,18 +99,7 @@ async function main(): Promise<void> {
   if (!(Number.isSafeInteger(count) && count >= 1000)) throw new Error(`--pets needs an integer of at least 1000, not ${JSON.stringify(values.pets)}`);
   const lines = [`Cost of a remembered idempotency key, ${count} pets with 10-character names and 36-character UUID keys; Node ${process.version}.`, ''];
   lines.push('| storage | heap bytes per pet without a key | with a key | heap bytes per key | journal bytes per record without a key | with a key | journal bytes per key |', '|---|---:|---:|---:|---:|---:|---:|');
-  for (const cost of [await memoryCost(count), await fileCost(count)]) {
-    const perKey = cost.plainBytes === undefined || cost.keyedBytes === undefined ? undefined : cost.keyedBytes - cost.plainBytes;
-    lines.push(`| ${cost.storage} | ${bytes(cost.plainHeap)} | ${bytes(cost.keyedHeap)} | **${bytes(cost.keyedHeap - cost.plainHeap)}** | ${bytes(cost.plainBytes)} | ${bytes(cost.keyedBytes)} | ${perKey === undefined ? '–' : `**${bytes(perKey)}**`} |`);
-  }
-  const postgres = await postgresCost(count);
-  lines.push('');
-  if (typeof postgres === 'string') {
-    lines.push(postgres);
-  } else {
-    lines.push(`PostgreSQL ${postgres.version}, after VACUUM ANALYZE: table bytes per row ${bytes(postgres.plainTable)} without a key, ${bytes(postgres.keyedTable)} with one (**${bytes(postgres.keyedTable - postgres.plainTable)}** per key); `
-      + `the partial unique index of keys **${bytes(postgres.keyIndex)}** bytes per keyed row, and ${postgres.emptyKeyIndex} bytes in all for a table whose pets have no key.`);
-  }
+  lines.push(await memoryCost(count), await fileCost(count), '', await postgresCost(count));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

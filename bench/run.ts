@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     : await withRevisionBuild(settings.againstRevision, { repository: ROOT, log }, async (build) => {
       againstInfo = { revision: build.revision, commit: build.commit, start: startCommandText(build.start) };
       log(`Against: ${build.revision} starts as \`${againstInfo.start}\` (its start script); the worktree goes when the HTTP rounds end`);
-      return measure({ root: build.root, start: build.start });
+      return measure(build);
     });
   const httpMs = performance.now() - httpStarted;
 

@@ -23,10 +23,9 @@ export const DEFAULT_OUTPUT = 'bench/RESULTS.md';
 /** What `npm run bench -- --help` prints. */
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
-Measures the project's server against fastify 5, a hand-written node:http baseline and two
-node:http ceilings (wrk on core 1, each server on core 0), then the engine in process and the
-startup, and writes the report into the section of this Node's major of the output file.
-docs/performance.md says how it measures and what each server is for.
+Measures the project's server against fastify 5, a node:http baseline and two ceilings, then the
+engine in process and the startup, into this Node major's section of the output file (how, and
+what each server is for: docs/performance.md).
 
 Options:
   --rounds <n>        rounds; each starts a fresh process per server (default 5)

@@ -29,16 +29,17 @@ export async function pinnedTo(core: number): Promise<string[]> {
   return (await hasCommand('taskset')) ? ['taskset', '-c', String(core)] : [];
 }
 
-/** Options of `startProcess`. */
+/**
+ * Options of `startProcess`: the core to pin the process to with `taskset`; the pattern of the
+ * stdout line that says it is ready (ending with `\n`, so a line read in two chunks is never matched
+ * half-way); its whole environment (default this process's) and working directory (default the
+ * repository root); how long to wait for the ready line before it is stopped (default no limit).
+ */
 export interface StartProcessOptions {
-  /** Core to pin the process to with `taskset`. */
   core?: number;
-  /** Pattern of the stdout line that says the process is ready; it should end with `\n`, so a line read in two chunks is never matched half-way. */
   ready: RegExp;
-  /** The child's whole environment (default this process's) and working directory (default the repository root). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Milliseconds to wait for the ready line before the child is stopped and the start fails; default no limit. */
   timeoutMs?: number;
 }
 

@@ -19,7 +19,7 @@ export interface CapturedAnswer {
 export type CeilingHeaders = 'plain' | 'same';
 
 /** Headers node:http adds to every keep-alive answer by itself; the same-headers ceiling leaves them to it, as the project's server does. */
-export const NODE_ADDED_HEADERS: readonly string[] = ['date', 'connection', 'keep-alive'];
+const NODE_ADDED_HEADERS: readonly string[] = ['date', 'connection', 'keep-alive'];
 
 /** The header whose value changes on every answer of the project's server. */
 const REQUEST_ID = 'x-request-id';

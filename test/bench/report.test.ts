@@ -67,16 +67,6 @@ describe('benchReport()', () => {
     assert.deepEqual(row, ['`POST /v1/pets (201)`', '75 % / 94 %', '73 % / 91 %', '50 % / 63 %', '60 % / 75 %', '63 % / 78 %', '80 %']);
   });
 
-  test('benchReport() judges issue 41\'s targets against lean fastify, fastify and the against build, route by route', () => {
-    const report = benchReport(input(SERVERS));
-    assert.match(report, /\| geometric mean of the five scenarios, against lean fastify \| ≥ 1\.30× \| 1\.20× \| missed by 8 % \|/);
-    assert.match(report, /\| every scenario \(the lowest: `GET \/v1\/pets\?limit=20`\), against fastify \| ≥ 1\.00× \| 1\.25× \| met \|/);
-    assert.doesNotMatch(report, /against `v3/);
-    const servers: ServerName[] = [...SERVERS, 'against'];
-    const withAgainst = benchReport({ ...input(servers), against: { revision: 'v3.0.0', commit: '762c6c930240aaaabbbbccccddddeeeeffff0000', start: 'node dist/cli/main.js' } });
-    assert.match(withAgainst, /\| every scenario \(the lowest: `GET \/v1\/pets\?limit=20`\), against `v3\.0\.0` \(commit 762c6c930240\) \| ≥ 1\.00× \| 1\.11× \| met \|/);
-  });
-
   test('benchReport() lists the optional headers each other server left out', () => {
     const report = benchReport(input(SERVERS));
     assert.deepEqual(rowOf(report, '## Differences', 'lean-fastify').slice(0, 2), ['`lean-fastify`', '`Link`']);
