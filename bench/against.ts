@@ -24,11 +24,7 @@ export interface RevisionBuild {
   commit: string;
   root: string;
   start: StartCommand;
-  dependencies: DependencyPlan;
 }
-
-/** How a revision gets its dependencies: this checkout's node_modules by symlink, or its own `npm ci`. */
-export type DependencyPlan = 'link' | 'install';
 
 /** Options of withRevisionBuild: the checkout whose git repository holds the revision (and whose node_modules may serve), progress lines, where the temporary folder goes. */
 export interface RevisionBuildOptions {
@@ -64,11 +60,6 @@ export function startCommandOf(manifest: unknown): StartCommand {
 /** The start command as a line to show: `node dist/cli/main.js`. */
 export function startCommandText(command: StartCommand): string {
   return ['node', ...command.nodeArguments, command.script, ...command.args].join(' ');
-}
-
-/** Whether a revision can reuse this checkout's node_modules: only when its package-lock.json is this one's, byte for byte. */
-export function dependencyPlan(currentLock: string | undefined, revisionLock: string | undefined): DependencyPlan {
-  return currentLock !== undefined && currentLock === revisionLock ? 'link' : 'install';
 }
 
 /** The full commit id of a revision of the repository, or an Error that says how to name one. */
@@ -138,8 +129,9 @@ export async function withRevisionBuild<T>(revision: string, options: RevisionBu
       throw new Error(`--against ${revision}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const lockOf = (root: string): Promise<string | undefined> => readFile(join(root, 'package-lock.json'), 'utf8').catch(() => undefined);
-    const dependencies = dependencyPlan(await lockOf(repository), await lockOf(tree));
-    if (dependencies === 'link') {
+    // This checkout's node_modules serves only a revision whose package-lock.json is this one's, byte for byte.
+    const currentLock = await lockOf(repository);
+    if (currentLock !== undefined && currentLock === (await lockOf(tree))) {
       log('Against: the same package-lock.json, so this checkout\'s node_modules is linked');
       await symlink(await realpath(join(repository, 'node_modules')), join(tree, 'node_modules'), 'dir');
     } else {
@@ -151,7 +143,7 @@ export async function withRevisionBuild<T>(revision: string, options: RevisionBu
     await access(join(tree, start.script)).catch(() => {
       throw new Error(`--against ${revision}: its start script runs ${start.script}, which its npm run build did not write`);
     });
-    return await use({ revision, commit, root: tree, start, dependencies });
+    return await use({ revision, commit, root: tree, start });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

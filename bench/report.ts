@@ -1,16 +1,10 @@
 import { AGAINST, CONNECTIONS, SCENARIOS, summarise } from './http.js';
 import type { HttpBenchResults, ServerName } from './http.js';
-import type { InProcessResult, RequestCoreResult } from './in-process.js';
+import type { InProcessOutput } from './in-process.js';
+import type { RevisionBuild } from './against.js';
 import { gaugeTable, geometricMean, summariseRoute } from './gauge-figures.js';
 import type { BenchSettings } from './settings.js';
 import { format } from './support.js';
-
-/** What bench/in-process.ts prints. */
-export interface InProcessOutput {
-  results: InProcessResult[];
-  bytesPerPet: number;
-  requestCore: RequestCoreResult[];
-}
 
 /** Everything the report is written from: the command line that reproduces the run, its date (`YYYY-MM-DD`), the machine as one sentence, its settings. */
 export interface ReportInput extends Pick<BenchSettings, 'rounds' | 'durationSeconds' | 'warmupSeconds'> {
@@ -29,11 +23,7 @@ export interface ReportInput extends Pick<BenchSettings, 'rounds' | 'durationSec
 }
 
 /** What the report says of the `against` server's revision: as given, its full commit, and its start command (`node dist/cli/main.js`). */
-export interface AgainstInfo {
-  revision: string;
-  commit: string;
-  start: string;
-}
+export type AgainstInfo = Pick<RevisionBuild, 'revision' | 'commit'> & { start: string };
 
 /** The servers other than the ceilings, whose fraction of each ceiling the report gives. */
 const MEASURED: readonly ServerName[] = ['project', 'project-metrics', AGAINST, 'baseline', 'fastify', 'lean-fastify'];

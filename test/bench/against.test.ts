@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { dependencyPlan, startCommandOf, startCommandText, withRevisionBuild, WORKTREE_PREFIX } from '../../bench/against.js';
+import { startCommandOf, startCommandText, withRevisionBuild, WORKTREE_PREFIX } from '../../bench/against.js';
 import type { RevisionBuild } from '../../bench/against.js';
 
 const run = promisify(execFile);
@@ -39,15 +39,6 @@ describe('startCommandOf()', () => {
       cases.push([{ ...LAYOUT_EXTRAS, scripts: { start } }, /does not say how to start the server: its start script/]);
     }
     for (const [manifest, message] of cases) assert.throws(() => startCommandOf(manifest), message, JSON.stringify(manifest));
-  });
-});
-
-describe('dependencyPlan()', () => {
-  test('dependencyPlan() links this checkout\'s node_modules only when both package-lock.json files are the same', () => {
-    assert.equal(dependencyPlan('{"lockfileVersion":3}\n', '{"lockfileVersion":3}\n'), 'link');
-    assert.equal(dependencyPlan('{"lockfileVersion":3}\n', '{"lockfileVersion":3, "x": 1}\n'), 'install');
-    assert.equal(dependencyPlan('{}', undefined), 'install');
-    assert.equal(dependencyPlan(undefined, undefined), 'install');
   });
 });
 
@@ -108,7 +99,6 @@ describe('withRevisionBuild()', () => {
     for (const [revision, script] of [[firstCommit.slice(0, 7), 'dist/cli/main.js'], ['HEAD', 'dist/extras/cli/main.js']] as const) {
       const seen = await withRevisionBuild(revision, { repository, log: () => undefined, temporaryFolder: temporary }, async (build: RevisionBuild) => {
         assert.equal(build.start.script, script);
-        assert.equal(build.dependencies, 'link');
         assert.ok(build.root.startsWith(join(temporary, WORKTREE_PREFIX)), build.root);
         assert.equal(await readFile(join(build.root, script), 'utf8'), 'built');
         assert.ok((await lstat(join(build.root, 'node_modules'))).isSymbolicLink());
@@ -129,7 +119,6 @@ describe('withRevisionBuild()', () => {
     await writeFile(join(repository, 'package-lock.json'), '{"lockfileVersion":3}\n');
     try {
       await withRevisionBuild('HEAD', { repository, log: () => undefined, temporaryFolder: temporary }, async (build: RevisionBuild) => {
-        assert.equal(build.dependencies, 'install');
         assert.equal(await readFile(join(build.root, 'dist/extras/cli/main.js'), 'utf8'), 'built');
         const installed = await lstat(join(build.root, 'node_modules')).catch(() => undefined);
         assert.ok(installed === undefined || !installed.isSymbolicLink(), 'npm ci\'s node_modules, not a link');
