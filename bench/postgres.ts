@@ -6,17 +6,21 @@
  *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
  *   npm run bench:postgres -- --only against --against <git revision>
  *   npm run bench:postgres -- --only statements
+ *   npm run bench:postgres -- --only scale [--warm-up 5] [--server-node-arguments=--cpu-prof]
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
  * Layout on a 2-core machine: wrk on core 0; server processes and PostgreSQL on core 1 ("pinned"),
  * then, for comparison, everything free to use both cores ("shared"). `--against` measures this
  * build and that revision's (built in a temporary worktree) in the same rounds, alternating.
+ * `scale` (issue 41) creates from `fetch` clients through 1 and 2 servers started as `npm start`
+ * starts them (the `pg` driver installed: `npm install --no-save -D pg`), every insert statement
+ * paying a random commit latency, and checks a paging reader's cursor meanwhile.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
@@ -26,7 +30,8 @@ import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
 import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
-import { startCommandOf, withRevisionBuild } from './against.js';
+import { startCommandOf, startCommandText, withRevisionBuild } from './against.js';
+import { processCpuMicroseconds, runNanosecondsOfSchedstat } from './gauge-figures.js';
 import type { StartCommand } from './against.js';
 
 const run = promisify(execFile);
@@ -77,6 +82,9 @@ const { values: options } = parseArgs({
     only: { type: 'string', default: 'http,ordering' },
     'commit-latency': { type: 'string', default: '5' },
     against: { type: 'string' },
+    'server-node-arguments': { type: 'string', default: '' },
+    'skip-build': { type: 'boolean', default: false },
+    'warm-up': { type: 'string', default: '5' },
   },
 });
 const ROUNDS = Number(options.rounds);
@@ -86,6 +94,8 @@ const CONNECTIONS = Number(options.connections);
 const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
 /** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
 const COMMIT_LATENCY_MS = Number(options['commit-latency']);
+/** Seconds of load on fresh server processes before the `scale` section measures. */
+const WARM_UP_SECONDS = Number(options['warm-up']);
 
 function milliseconds(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text);
@@ -748,6 +758,206 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
   });
 }
 
+/** What the `scale` section measures of one run: creates over HTTP from fetch clients, and the CPU they cost. */
+interface ScaleRun {
+  createsPerSecond: number;
+  /** CPU per create, in microseconds: the server processes' (their threads' schedstat), PostgreSQL's (all its processes) and the clients'. */
+  serverCpuMicroseconds: number;
+  /** Of the server's CPU, what its main thread (JavaScript, the sockets) spent; the rest is V8's helper threads (compiling, collecting garbage) and libuv's. */
+  mainThreadCpuMicroseconds: number;
+  databaseCpuMicroseconds: number;
+  clientCpuMicroseconds: number;
+  /** Creates per insert statement PostgreSQL ran (the statements as the trigger counts them). */
+  rowsPerStatement: number;
+  p99Ms: number;
+  errors: number;
+  /** Pets a reader paging with `after` during the run saw twice, skipped or out of order (0 when the cursor is exact). */
+  cursorFaults: number;
+  /** The first minute's load average when the run ended. */
+  load: number;
+}
+
+/** Server CPU in microseconds: the sum over the processes' threads' schedstat run times, and of their main threads alone. */
+async function serversCpu(servers: readonly Server[]): Promise<{ all: number; main: number }> {
+  let [all, main] = [0, 0];
+  for (const server of servers) {
+    const pid = server.child.pid ?? 0;
+    all += await processCpuMicroseconds(pid);
+    main += (runNanosecondsOfSchedstat(await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')) ?? 0) / 1000;
+  }
+  return { all, main };
+}
+
+/** A statement-level trigger on `pets` that sleeps 0 to 2 × COMMIT_LATENCY_MS ms (uniform, mean COMMIT_LATENCY_MS) once per insert statement, and counts the statements. */
+async function setRandomCommitLatency(pool: pg.Pool, isOn: boolean): Promise<void> {
+  if (!isOn) {
+    await pool.query('DROP TRIGGER IF EXISTS slow_commit ON pets');
+    return;
+  }
+  await pool.query('CREATE SEQUENCE IF NOT EXISTS pets_insert_statements');
+  await pool.query(`CREATE OR REPLACE FUNCTION pets_random_sleep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('pets_insert_statements'); PERFORM pg_sleep(random() * ${(2 * COMMIT_LATENCY_MS) / 1000}); RETURN NULL; END $$`);
+  await pool.query('CREATE TRIGGER slow_commit AFTER INSERT ON pets FOR EACH STATEMENT EXECUTE FUNCTION pets_random_sleep()');
+}
+
+/** Insert statements run so far on `pets`, as the trigger counts them. */
+async function insertStatements(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ statements: string }>('SELECT last_value AS statements FROM pets_insert_statements');
+  return Number(rows[0]?.statements ?? 0);
+}
+
+const PET_BODY = JSON.stringify({ name: 'bench pet', categoryId: 7, status: 'available' });
+
+/**
+ * CONNECTIONS fetch loops creating pets, spread over the servers in turn, for `seconds`, while one
+ * reader pages through the new pets with `after` (limit 100, through the servers in turn); returns
+ * the creates, their p99, the errors and what the reader saw.
+ */
+async function fetchCreates(servers: readonly Server[], seconds: number, startAfter: number): Promise<{ created: number[]; latencies: number[]; errors: number; seen: number[] }> {
+  const deadline = performance.now() + seconds * 1000;
+  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
+  const latencies: number[] = [];
+  const created: number[] = [];
+  const seen: number[] = [];
+  let errors = 0;
+  const loops = Array.from({ length: CONNECTIONS }, async (_, index) => {
+    const origin = (servers[index % servers.length] as Server).origin;
+    while (performance.now() < deadline) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${origin}/v1/pets`, { method: 'POST', headers, body: PET_BODY });
+        const body = (await response.json()) as { id?: unknown };
+        if (response.status !== 201 || typeof body.id !== 'number') errors++;
+        else {
+          created.push(body.id);
+          latencies.push(performance.now() - started);
+        }
+      } catch {
+        errors++;
+      }
+    }
+  });
+  const reader = (async () => {
+    let after = startAfter;
+    let turn = 0;
+    let isDone = false;
+    for (;;) {
+      const origin = (servers[turn++ % servers.length] as Server).origin;
+      const response = await fetch(`${origin}/v1/pets?limit=100&after=${after}`, { headers });
+      const page: unknown = await response.json();
+      const ids = Array.isArray(page) ? page.map((pet: { id: number }) => pet.id) : [];
+      if (!Array.isArray(page)) errors++;
+      seen.push(...ids);
+      after = ids.at(-1) ?? after;
+      if (ids.length < 100) {
+        if (isDone) return;
+        if (performance.now() >= deadline) {
+          // Every create has been answered once the loops end; one more pass reads what they left.
+          await Promise.all(loops);
+          isDone = true;
+          continue;
+        }
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    }
+  })();
+  await Promise.all([...loops, reader]);
+  return { created, latencies, errors, seen };
+}
+
+/** One run of the `scale` section: `processes` fresh servers as `npm start` starts them, pinned with PostgreSQL to core 1, a warm-up, then the measured creates. */
+async function measureScale(pool: pg.Pool, databaseUrl: string, launch: Launch, processes: number): Promise<ScaleRun> {
+  const env = { PETSTORE_DATABASE_URL: databaseUrl };
+  const servers: Server[] = [];
+  for (let index = 0; index < processes; index++) servers.push(await startServer(env, PINNED, launch));
+  try {
+    const { rows } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM pets');
+    await fetchCreates(servers, WARM_UP_SECONDS, Number(rows[0]?.id ?? 0));
+    const { rows: before } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM pets');
+    const startAfter = Number(before[0]?.id ?? 0);
+    const databasePids = await clusterPids(databaseDirectory);
+    const statementsBefore = await insertStatements(pool);
+    const [serverBefore, databaseBefore, clientBefore] = [await serversCpu(servers), await totalTicks(databasePids), process.cpuUsage()];
+    const started = performance.now();
+    const { created, latencies, errors, seen } = await fetchCreates(servers, SECONDS, startAfter);
+    const elapsed = (performance.now() - started) / 1000;
+    const [serverAfter, databaseAfter, client] = [await serversCpu(servers), await totalTicks(databasePids), process.cpuUsage(clientBefore)];
+    const statements = (await insertStatements(pool)) - statementsBefore;
+    const count = Math.max(1, created.length);
+    // The reader must have seen every pet created since it began, each once, in increasing order.
+    const expected = new Set(created);
+    let cursorFaults = 0;
+    let previous = startAfter;
+    const once = new Set<number>();
+    for (const id of seen) {
+      if (id <= previous || once.has(id)) cursorFaults++;
+      once.add(id);
+      previous = Math.max(previous, id);
+    }
+    for (const id of expected) if (!once.has(id)) cursorFaults++;
+    const sorted = [...latencies].sort((left, right) => left - right);
+    return {
+      createsPerSecond: created.length / elapsed,
+      serverCpuMicroseconds: (serverAfter.all - serverBefore.all) / count,
+      mainThreadCpuMicroseconds: (serverAfter.main - serverBefore.main) / count,
+      databaseCpuMicroseconds: ((databaseAfter - databaseBefore) * (1_000_000 / TICKS_PER_SECOND)) / count,
+      clientCpuMicroseconds: (client.user + client.system) / count,
+      rowsPerStatement: statements > 0 ? created.length / statements : Number.NaN,
+      p99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,
+      errors,
+      cursorFaults,
+      load: loadavg()[0] ?? Number.NaN,
+    };
+  } finally {
+    await stopServers(servers);
+  }
+}
+
+/**
+ * The `scale` section (issue 41): creates from CONNECTIONS fetch clients through 1 and 2 server
+ * processes started as `npm start` starts them, on one database whose every insert statement
+ * pays a random commit latency of 0 to twice COMMIT_LATENCY_MS; both counts in every round.
+ */
+async function runScaleBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
+  if (options['skip-build'] !== true) await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  const start = startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')));
+  // For profiling, e.g. `--server-node-arguments "--cpu-prof --cpu-prof-dir=/tmp/profiles"` or `--perf-basic-prof` for perf.
+  const extra = options['server-node-arguments'].split(' ').filter((argument) => argument !== '');
+  const launch: Launch = { root: ROOT, start: { ...start, nodeArguments: [...start.nodeArguments, ...extra] } };
+  const counts = [1, 2];
+  const results = new Map<number, ScaleRun[]>();
+  await setRandomCommitLatency(pool, true);
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      process.stderr.write(`scale round ${round} of ${ROUNDS}\n`);
+      for (const processes of round % 2 === 1 ? counts : [...counts].reverse()) {
+        const measured = await measureScale(pool, databaseUrl, launch, processes);
+        process.stderr.write(`  ${processes} process(es): ${fixed(measured.createsPerSecond, 0)} creates/s, server ${fixed(measured.serverCpuMicroseconds, 0)} µs (main thread ${fixed(measured.mainThreadCpuMicroseconds, 0)}), PostgreSQL ${fixed(measured.databaseCpuMicroseconds, 0)} µs, ${fixed(measured.rowsPerStatement, 1)} rows/statement\n`);
+        results.set(processes, [...(results.get(processes) ?? []), measured]);
+      }
+    }
+  } finally {
+    await setRandomCommitLatency(pool, false);
+  }
+  print(`## Creates through 1 and 2 servers, ${CONNECTIONS} fetch clients, ${COMMIT_LATENCY_MS} ms mean commit latency (issue 41)`);
+  print('');
+  print(
+    `Each round starts fresh server processes as \`npm start\` does (\`${startCommandText(start)}\`, \`PETSTORE_DATABASE_URL\` only), pinned with PostgreSQL to core 1; ${CONNECTIONS} \`fetch\` loops in the benchmark's process on core 0 create pets over them in turn, `
+    + `and one reader pages through the new pets with \`after\` (limit 100) meanwhile. A statement-level trigger sleeps a uniform 0–${2 * COMMIT_LATENCY_MS} ms (mean ${COMMIT_LATENCY_MS}) once in every insert statement's transaction, however many creates it carries. `
+    + `${SECONDS} s after a 1 s warm-up; medians over ${ROUNDS} rounds, 1 and 2 processes in every round (alternating which goes first). Server CPU is the sum of the server threads' schedstat run times.`,
+  );
+  print('');
+  print(row(['servers', 'creates/s', '(range)', 'server CPU µs/create', 'PostgreSQL CPU µs/create', 'client CPU µs/create', 'creates per statement', 'p99 ms', 'cursor faults', 'errors', 'load average']));
+  print(row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const processes of counts) {
+    const runs = results.get(processes) ?? [];
+    const pickOf = (field: keyof ScaleRun): number => median(runs.map((result) => result[field]));
+    const rates = runs.map((result) => result.createsPerSecond);
+    const sum = (field: 'errors' | 'cursorFaults'): number => runs.reduce((total, result) => total + result[field], 0);
+    print(row([processes, fixed(pickOf('createsPerSecond'), 0), `${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)}`, fixed(pickOf('serverCpuMicroseconds'), 0), fixed(pickOf('databaseCpuMicroseconds'), 0), fixed(pickOf('clientCpuMicroseconds'), 0), fixed(pickOf('rowsPerStatement'), 1), fixed(pickOf('p99Ms'), 1), sum('cursorFaults'), sum('errors'), runs.map((result) => fixed(result.load, 1)).join(', ')]));
+  }
+  print('');
+}
+
 async function main(): Promise<void> {
   const binaries = await findPostgresBinaries();
   if (binaries === undefined) throw new Error('PostgreSQL server binaries not found; apt-get install postgresql');
@@ -776,6 +986,7 @@ async function main(): Promise<void> {
     if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('statements')) await runStatementsBenchmark(pool, cluster.url, print);
+    if (SECTIONS.has('scale')) await runScaleBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('against') && options.against !== undefined) await runAgainstBenchmark(pool, cluster.url, options.against, print);
   } finally {
     await pool.end();
