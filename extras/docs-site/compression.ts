@@ -1,5 +1,4 @@
-import { entityTagOf, matchesIfNoneMatch, representationHeaders, REVALIDATE } from './conditional.js';
-import type { Representation } from './conditional.js';
+import { entityTagOf, matchesIfNoneMatch, REVALIDATE } from './conditional.js';
 import { headerOf } from '../../server/core/index.js';
 import type { BareResponse, HeaderList, RequestHeaders } from '../../server/core/index.js';
 
@@ -93,17 +92,6 @@ function notModifiedHeaders(entityTag: string): HeaderList {
   return ['ETag', entityTag, 'Cache-Control', REVALIDATE, ...VARY_ACCEPT_ENCODING];
 }
 
-/** One representation of a negotiated set: its 200 and its 304, `Vary: Accept-Encoding` on both. */
-function negotiatedVariant(bytes: Uint8Array, entityTag: string, descriptive: HeaderList, coding: ContentCoding | undefined): Representation {
-  const encoding = coding === undefined ? [] : ['Content-Encoding', coding];
-  return {
-    entityTag,
-    bytes,
-    headers: representationHeaders([...descriptive, ...encoding, ...VARY_ACCEPT_ENCODING], entityTag, bytes),
-    notModifiedHeaders: notModifiedHeaders(entityTag),
-  };
-}
-
 /** Options of createNegotiatedRepresentation. */
 export interface NegotiatedRepresentationOptions {
   /** Headers of the 200 beside the media type, caching and validator ones (the page's Content-Security-Policy). */
@@ -132,38 +120,38 @@ export interface NegotiatedRepresentation {
 export function createNegotiatedRepresentation(text: string, contentType: string, options: NegotiatedRepresentationOptions = {}): NegotiatedRepresentation {
   const descriptive = ['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...(options.headers ?? [])];
   const bytes = new TextEncoder().encode(text);
-  const identity = negotiatedVariant(bytes, entityTagOf(text), descriptive, undefined);
-  const codings = options.codings ?? availableCodings();
-  const built = new Map<ContentCoding, Representation>();
-  const building = new Map<ContentCoding, Promise<Representation>>();
+  const identityTag = entityTagOf(text);
   /** The tag of the identity representation with a coding appended inside its quotes. */
-  const tagOf = (coding: ContentCoding | undefined): string => (coding === undefined ? identity.entityTag : `${identity.entityTag.slice(0, -1)}-${coding}"`);
-  /** A 200 of a representation. */
-  const full = (representation: Representation): BareResponse => ({ status: 200, headers: representation.headers, body: representation.bytes });
+  const tagOf = (coding?: ContentCoding): string => (coding === undefined ? identityTag : `${identityTag.slice(0, -1)}-${coding}"`);
+  /** The 200 of the bytes in a coding (none: identity). */
+  const full = (body: Uint8Array, coding?: ContentCoding): BareResponse => {
+    const encoding = coding === undefined ? [] : ['Content-Encoding', coding];
+    return { status: 200, headers: [...descriptive, ...encoding, ...VARY_ACCEPT_ENCODING, 'ETag', tagOf(coding), 'Content-Length', String(body.length)], body };
+  };
+  const identity = full(bytes);
+  const codings = options.codings ?? availableCodings();
+  /** Each coding's 200 once compressed, or the compression under way. */
+  const answers = new Map<ContentCoding, BareResponse | Promise<BareResponse>>();
   return {
     respond(requestHeaders) {
       const coding = negotiateCoding(headerOf(requestHeaders, 'accept-encoding'), codings);
       const entityTag = tagOf(coding);
       // Decided on the tag alone, so a 304 never waits for a compression.
       if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), entityTag)) return { status: 304, headers: notModifiedHeaders(entityTag), body: '' };
-      if (coding === undefined) return full(identity);
-      const ready = built.get(coding);
-      if (ready !== undefined) return full(ready);
-      let pending = building.get(coding);
-      if (pending === undefined) {
-        pending = compress(bytes, coding).then((compressed) => {
-          const variant = negotiatedVariant(compressed, entityTag, descriptive, coding);
-          built.set(coding, variant);
-          building.delete(coding);
-          return variant;
-        }, (error: unknown) => {
-          // A later request tries again; this one gets the identity representation, which every client can read.
-          building.delete(coding);
-          throw error;
-        });
-        building.set(coding, pending);
-      }
-      return pending.then(full, () => full(identity));
+      if (coding === undefined) return identity;
+      const known = answers.get(coding);
+      if (known !== undefined) return known;
+      const pending = compress(bytes, coding).then((compressed) => {
+        const answer = full(compressed, coding);
+        answers.set(coding, answer);
+        return answer;
+      }, () => {
+        // A later request tries again; this one gets the identity representation, which every client can read.
+        answers.delete(coding);
+        return identity;
+      });
+      answers.set(coding, pending);
+      return pending;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JsonValue } from '../openapi/types.js';
 import { INTERFACE_SECTIONS } from './interface-text.js';
 
@@ -81,14 +82,15 @@ export function pageStart(title: string, heading: string, styles: string): strin
 
 /**
  * The Content-Security-Policy of a learner's page: nothing but its own stylesheet (and, for a page
- * with a console, its script and requests to this origin), each admitted by its sha256.
+ * with a console, its script and requests to this origin), each admitted by its SHA-256 (Node, Deno and Bun all have `node:crypto`).
  */
-export function pageSecurityPolicy(styleHash: string, console?: { scriptHash: string }): string {
+export function pageSecurityPolicy(styles: string, script?: string): string {
+  const hash = (text: string): string => createHash('sha256').update(text).digest('base64');
   return [
     "default-src 'none'",
-    ...(console === undefined ? [] : [`script-src 'sha256-${console.scriptHash}'`]),
-    `style-src 'sha256-${styleHash}'`,
-    ...(console === undefined ? [] : ["connect-src 'self'"]),
+    ...(script === undefined ? [] : [`script-src 'sha256-${hash(script)}'`]),
+    `style-src 'sha256-${hash(styles)}'`,
+    ...(script === undefined ? [] : ["connect-src 'self'"]),
     'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",

@@ -1,4 +1,3 @@
-import { sha256Base64 } from '../digest.js';
 import { HELD_CLAUSES, REPOSITORY_FILES_URL } from './conformance-map.js';
 import type { CitedFile, HeldClause } from './conformance-map.js';
 import { escapeHtml, pageSecurityPolicy, pageStart } from './html.js';
@@ -74,6 +73,6 @@ ${textWithHeldClauses(INTERFACE_HTML, HELD_CLAUSES, { filesUrl: REPOSITORY_FILES
 </body>
 </html>
 `;
-  const contentSecurityPolicy = pageSecurityPolicy(sha256Base64(REFERENCE_STYLES));
+  const contentSecurityPolicy = pageSecurityPolicy(REFERENCE_STYLES);
   return { html, contentSecurityPolicy };
 }

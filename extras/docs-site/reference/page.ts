@@ -1,5 +1,4 @@
 import type { OpenApiDocument } from '../openapi/index.js';
-import { sha256Base64 } from '../digest.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
 import type { Decision } from './decisions.js';
@@ -162,6 +161,6 @@ ${decisionsSection(decisions)}
 </body>
 </html>
 `;
-  const contentSecurityPolicy = pageSecurityPolicy(sha256Base64(REFERENCE_STYLES), { scriptHash: sha256Base64(CONSOLE_SCRIPT) });
+  const contentSecurityPolicy = pageSecurityPolicy(REFERENCE_STYLES, CONSOLE_SCRIPT);
   return { html, contentSecurityPolicy };
 }
