@@ -1,5 +1,5 @@
 import { textResponse } from '../../server/core/index.js';
-import type { BareResponse, OperationCall, Plugin, PluginContext, PluginParts, RootRoute, Route } from '../../server/core/index.js';
+import type { BareResponse, HeaderList, Plugin, PluginContext, PluginParts, RootRoute, Route } from '../../server/core/index.js';
 import { createNegotiatedRepresentation } from './compression.js';
 import type { NegotiatedRepresentation } from './compression.js';
 import { createOpenApiDocument } from './openapi/index.js';
@@ -15,9 +15,10 @@ export interface DocsSiteOptions {
   redirectRoot?: boolean;
 }
 
-/** Media types of the description and of the pages. */
-const JSON_TYPE = 'application/json; charset=utf-8';
-const HTML_TYPE = 'text/html; charset=utf-8';
+/** The headers of a page beside its media type: only its own style and script, and no referrer. */
+function pageHeaders(contentSecurityPolicy: string): HeaderList {
+  return ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'];
+}
 
 /**
  * The docs site as a plug-in of the interface: the OpenAPI description at `{basePath}/openapi.json`,
@@ -29,35 +30,29 @@ export function docsSite(options: DocsSiteOptions = {}): Plugin {
 }
 
 /**
- * The routes of one core's docs site. The description and the pages are generated from one document
- * at their first request (a core that never serves them never spends the few milliseconds), each
- * serialised, encoded and hashed once, and compressed once per content coding.
+ * The routes of one core's docs site, all public as the interface they describe. The description and the
+ * pages are generated from one document at their first request (a core that never serves them never spends
+ * the few milliseconds), each serialised, encoded and hashed once, and compressed once per content coding.
  */
 function docsSiteParts(context: PluginContext, redirectRoot: boolean): PluginParts {
   const document = createOpenApiDocument({ basePath: context.basePath, bodyLimit: context.bodyLimit });
-  const openApi = once(() => createNegotiatedRepresentation(JSON.stringify(document), JSON_TYPE));
-  const referencePage = once(() => {
-    const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit: context.bodyLimit });
-    return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
-  });
-  const interfacePage = once(() => {
-    const { html, contentSecurityPolicy } = renderInterfacePage();
-    return createNegotiatedRepresentation(html, HTML_TYPE, { headers: ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'] });
-  });
-  const routes: Route[] = [
-    // The description of the public interface is public too.
-    { path: '/openapi.json', operations: { GET: { name: 'getOpenApiDescription', run: (call) => serve(openApi, call) } }, isPublic: true },
-    // The reference page, generated from that description: public too, and outside it.
-    { path: '/docs', operations: { GET: { name: 'getReferencePage', run: (call) => serve(referencePage, call) } }, isPublic: true },
+  const served: [string, string, () => NegotiatedRepresentation][] = [
+    ['/openapi.json', 'getOpenApiDescription', () => createNegotiatedRepresentation(JSON.stringify(document), 'application/json; charset=utf-8')],
+    ['/docs', 'getReferencePage', () => {
+      const { html, contentSecurityPolicy } = renderReferencePage(document, { bodyLimit: context.bodyLimit });
+      return createNegotiatedRepresentation(html, 'text/html; charset=utf-8', { headers: pageHeaders(contentSecurityPolicy) });
+    }],
     // The interface's own text, which the page's citations (`[spec 4.1]`) link to.
-    { path: '/docs/interface', operations: { GET: { name: 'getInterfaceText', run: (call) => serve(interfacePage, call) } }, isPublic: true },
+    ['/docs/interface', 'getInterfaceText', () => {
+      const { html, contentSecurityPolicy } = renderInterfacePage();
+      return createNegotiatedRepresentation(html, 'text/html; charset=utf-8', { headers: pageHeaders(contentSecurityPolicy) });
+    }],
   ];
-  const rootRoutes: RootRoute[] = redirectRoot ? [rootRedirect(context.basePath)] : [];
-  return { routes, rootRoutes };
-}
-
-function serve(representation: () => NegotiatedRepresentation, call: OperationCall): ReturnType<NegotiatedRepresentation['respond']> {
-  return representation().respond(call.request.headers);
+  const routes = served.map(([path, name, build]): Route => {
+    let representation: NegotiatedRepresentation | undefined;
+    return { path, operations: { GET: { name, run: (call) => (representation ??= build()).respond(call.request.headers) } }, isPublic: true };
+  });
+  return { routes, rootRoutes: redirectRoot ? [rootRedirect(context.basePath)] : [] };
 }
 
 /**
@@ -70,10 +65,4 @@ function rootRedirect(basePath: string): RootRoute {
   const text = textResponse(302, `The reference page of this server is at ${location}\n`, 'text/plain; charset=utf-8');
   const redirect: BareResponse = { ...text, headers: ['Location', location, ...text.headers] };
   return { path: '/', operation: 'redirectToReferencePage', answer: () => redirect };
-}
-
-/** A value built at its first use and kept. */
-function once<Value>(build: () => Value): () => Value {
-  let built: Value | undefined;
-  return () => (built ??= build());
 }
