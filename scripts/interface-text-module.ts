@@ -21,31 +21,20 @@ function servedHref(target: string): string | undefined {
   return /^(https?:|#)/.test(target) ? target : undefined;
 }
 
-/** The source of the generated module for a text of docs/interface.md: its title, its sections for the contents, and its HTML. */
+/** The source of the generated module for a text of docs/interface.md: its title and its HTML. */
 export function interfaceTextModule(markdown: string): string {
   const title = /^# (.+)$/m.exec(markdown)?.[1]?.trim() ?? 'The interface';
   const body = markdown.replace(/^# .+\n/m, '');
   const { html, headings } = markdownHtml(body, { headingId: sectionIdOf, linkHref: servedHref });
   // The text refers to its own sections as `§5`: each becomes a link to that section.
   const linked = html.replace(/§(\d+(?:\.\d+)?)/g, (reference, number: string) => (headings.some((heading) => heading.id === `spec-${number}`) ? `<a href="#spec-${number}">${reference}</a>` : reference));
-  const sections = headings.filter((heading) => heading.id !== undefined).map((heading) => ({ id: heading.id, level: heading.level, html: heading.html }));
   return `// Generated from docs/interface.md by \`npm run interface-text\`: edit that file and run the script, never this one.
 // A test fails when this module is older than the text.
-
-/** One numbered section of the interface's text: its anchor, its heading level and its heading as HTML. */
-export interface InterfaceSection {
-  readonly id: string;
-  readonly level: number;
-  readonly html: string;
-}
 
 /** The title of docs/interface.md. */
 export const INTERFACE_TITLE = ${JSON.stringify(title)};
 
-/** Its numbered sections, in order, each with the anchor a citation such as \`[spec 4.1]\` links to. */
-export const INTERFACE_SECTIONS: readonly InterfaceSection[] = ${JSON.stringify(sections, null, 2)};
-
-/** Its text below the title, as HTML. */
+/** Its text below the title, as HTML, each numbered heading with the anchor a citation such as \`[spec 4.1]\` links to. */
 export const INTERFACE_HTML = ${JSON.stringify(linked)};
 `;
 }

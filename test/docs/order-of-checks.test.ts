@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createPetstore } from '../../lib/index.js';
-import { INTERFACE_SECTIONS } from '../../extras/docs-site/reference/interface-text.js';
+import { INTERFACE_SECTIONS } from '../../extras/docs-site/reference/html.js';
 import { ORDER_OF_CHECKS as CHECKS_WITH_CLAUSES } from '../../server/core/order-of-checks.js';
 import { inject } from '../../server/testing/index.js';
 import type { InjectRequest } from '../../server/testing/index.js';

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { JsonValue } from '../openapi/types.js';
-import { INTERFACE_SECTIONS } from './interface-text.js';
+import { INTERFACE_HTML } from './interface-text.js';
 
 /** Where the interface's text is served, relative to the reference page at `{basePath}/docs`, so a mount prefix keeps the links right. */
 export const INTERFACE_PAGE_PATH = 'docs/interface';
+
+/** The numbered sections of the interface's text, in order: each heading's anchor (`spec-4.1`), level and HTML. */
+export const INTERFACE_SECTIONS = [...INTERFACE_HTML.matchAll(/<h([23]) id="(spec-[\d.]+)">(.*?)<\/h\1>/g)].map(([, level, id = '', html = '']) => ({ id, level: Number(level), html }));
 
 const SECTION_IDS = new Set(INTERFACE_SECTIONS.map((section) => section.id));
 

@@ -1,7 +1,7 @@
 import { HELD_CLAUSES, REPOSITORY_FILES_URL } from './conformance-map.js';
 import type { CitedFile, HeldClause } from './conformance-map.js';
-import { escapeHtml, pageSecurityPolicy, pageStart } from './html.js';
-import { INTERFACE_HTML, INTERFACE_SECTIONS, INTERFACE_TITLE } from './interface-text.js';
+import { escapeHtml, INTERFACE_SECTIONS, pageSecurityPolicy, pageStart } from './html.js';
+import { INTERFACE_HTML, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';
 import { REFERENCE_STYLES } from './styles.js';
 
