@@ -113,16 +113,12 @@ const SCRIPT = String.raw`(function () {
   function copyable(parent, className, text, label) {
     var box = add(parent, 'div', 'copyable');
     add(add(box, 'pre', className), 'code', '', text);
-    copyButton(box, label, text);
-  }
-  function copyButton(parent, label, text) {
-    var node = button(parent, 'copy secondary', 'Copy', function () {
+    var node = button(box, 'copy secondary', 'Copy', function () {
       var done = function (message) { node.textContent = message; };
       if (!navigator.clipboard) return done('Select the text to copy it');
       navigator.clipboard.writeText(text).then(function () { done('Copied'); }, function () { done('Not copied: select the text'); });
     });
     node.setAttribute('aria-label', 'Copy ' + label);
-    return node;
   }
   function snippet(parent, title, className, text) {
     var box = add(parent, 'details', 'snippet');
@@ -153,15 +149,18 @@ const SCRIPT = String.raw`(function () {
     if (!seconds) return undefined;
     return new Date(Number(seconds[1]) * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
   }
+  // The paths of a form's operation: its template under the base path, each parameter one segment, whose name goes into names.
+  function routeOf(form, names) {
+    var pattern = (form.getAttribute('data-path') || '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, function (all, name) { names.push(name); return '([^/]+)'; });
+    return new RegExp('^' + base.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&') + pattern + '$');
+  }
   // The GET console whose path template the URL fills (Location of a create → getPet), and the values of its path parameters.
   function consoleFor(location) {
     var path = new URL(location, here.href).pathname;
     var forms = document.querySelectorAll('form.try[data-method="GET"]');
     for (var index = 0; index < forms.length; index++) {
-      var template = forms[index].getAttribute('data-path') || '';
       var names = [];
-      var pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, function (all, name) { names.push(name); return '([^/]+)'; });
-      var match = new RegExp('^' + base.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&') + pattern + '$').exec(path);
+      var match = routeOf(forms[index], names).exec(path);
       if (match && names.length > 0) return { form: forms[index], values: names.map(function (name, at) { return [name, decodeURIComponent(match[at + 1])]; }) };
     }
     return undefined;
@@ -207,11 +206,6 @@ const SCRIPT = String.raw`(function () {
     });
     node.appendChild(document.createTextNode(']'));
   }
-  // Whether the URL is a path of the form's operation, every parameter filled: then the path check passed.
-  function isRouteOf(form, url) {
-    var template = (form.getAttribute('data-path') || '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-    return new RegExp('^' + base.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&') + template + '$').test(new URL(url).pathname);
-  }
   function isShaped(shape, answer, json, error, operation) {
     var details = error && Array.isArray(error.details) ? error.details : [];
     var value = json && json.value && typeof json.value === 'object' ? json.value : undefined;
@@ -228,7 +222,8 @@ const SCRIPT = String.raw`(function () {
     var operation = form.getAttribute('data-operation');
     var json = parsed(text);
     var error = answer.code >= 400 && json && json.value && typeof json.value === 'object' ? json.value : undefined;
-    var isRoute = isRouteOf(form, request.url);
+    // A path of the form's operation, every parameter filled: then the path check passed.
+    var isRoute = routeOf(form, []).test(new URL(request.url).pathname);
     var isUnderBase = new URL(request.url).pathname.indexOf(base + '/') === 0;
     var from = CHECKS.map(function (check) { return check.status; }).indexOf(401);
     var decided = -1;
@@ -326,10 +321,8 @@ const SCRIPT = String.raw`(function () {
     result.textContent = '';
     result.setAttribute('aria-busy', 'true');
     var started = performance.now();
-    return Promise.resolve()
-      .then(function () {
-        return fetch(request.url, { method: request.method, headers: headers, body: request.body, cache: 'no-store', credentials: 'omit' });
-      })
+    // fetch rejects, never throws: a key a header cannot carry ends in the catch below.
+    return fetch(request.url, { method: request.method, headers: headers, body: request.body, cache: 'no-store', credentials: 'omit' })
       .then(function (response) {
         return response.text().then(function (text) {
           var reason = response.statusText || REASONS[response.status] || '';
@@ -344,14 +337,6 @@ const SCRIPT = String.raw`(function () {
       .then(function () {
         if (trigger && trigger.isConnected) trigger.disabled = false;
       });
-  }
-  function resultOf(form) {
-    var operation = form.getAttribute('data-operation');
-    var results = document.querySelectorAll('.result');
-    for (var index = 0; index < results.length; index++) {
-      if (results[index].getAttribute('data-operation') === operation) return results[index];
-    }
-    return undefined;
   }
   function freshKey() {
     if (window.crypto.randomUUID) return window.crypto.randomUUID();
@@ -374,8 +359,8 @@ const SCRIPT = String.raw`(function () {
   Array.prototype.forEach.call(document.querySelectorAll('form.try'), function (form) {
     form.addEventListener('submit', function (event) {
       event.preventDefault();
-      var result = resultOf(form);
-      if (result === undefined) return;
+      var result = document.querySelector('.result[data-operation="' + form.getAttribute('data-operation') + '"]');
+      if (!result) return;
       var path = form.getAttribute('data-path') || '';
       var query = [];
       var headers = {};
