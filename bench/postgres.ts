@@ -6,7 +6,7 @@
  *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
  *   npm run bench:postgres -- --only against --against <git revision>
  *   npm run bench:postgres -- --only statements
- *   npm run bench:postgres -- --only scale [--warm-up 5] [--server-node-arguments=--cpu-prof]
+ *   npm run bench:postgres -- --only scale [--warm-up 5] [--skip-build] [--server-node-arguments=--cpu-prof]
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
  * cluster with durable settings (fsync and synchronous_commit on) and deletes it afterwards.
@@ -83,6 +83,7 @@ const { values: options } = parseArgs({
     'commit-latency': { type: 'string', default: '5' },
     against: { type: 'string' },
     'server-node-arguments': { type: 'string', default: '' },
+    // `scale` runs `npm run build` first; --skip-build runs the dist/ already built.
     'skip-build': { type: 'boolean', default: false },
     'warm-up': { type: 'string', default: '5' },
   },
@@ -943,7 +944,7 @@ async function runScaleBenchmark(pool: pg.Pool, databaseUrl: string, print: Prin
   print(
     `Each round starts fresh server processes as \`npm start\` does (\`${startCommandText(start)}\`, \`PETSTORE_DATABASE_URL\` only), pinned with PostgreSQL to core 1; ${CONNECTIONS} \`fetch\` loops in the benchmark's process on core 0 create pets over them in turn, `
     + `and one reader pages through the new pets with \`after\` (limit 100) meanwhile. A statement-level trigger sleeps a uniform 0–${2 * COMMIT_LATENCY_MS} ms (mean ${COMMIT_LATENCY_MS}) once in every insert statement's transaction, however many creates it carries. `
-    + `${SECONDS} s after a 1 s warm-up; medians over ${ROUNDS} rounds, 1 and 2 processes in every round (alternating which goes first). Server CPU is the sum of the server threads' schedstat run times.`,
+    + `${SECONDS} s after a ${WARM_UP_SECONDS} s warm-up; medians over ${ROUNDS} rounds, 1 and 2 processes in every round (alternating which goes first). Server CPU is the sum of the server threads' schedstat run times.`,
   );
   print('');
   print(row(['servers', 'creates/s', '(range)', 'server CPU µs/create', 'PostgreSQL CPU µs/create', 'client CPU µs/create', 'creates per statement', 'p99 ms', 'cursor faults', 'errors', 'load average']));
