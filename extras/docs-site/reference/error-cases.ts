@@ -30,13 +30,11 @@ export function errorCasesOf(response: OpenApiResponse): ErrorCaseText[] {
   const schema = response.content?.['application/json']?.schema;
   const codes = schema === undefined ? [] : narrowedCodes(schema);
   const { description } = response;
-  const starts = codes.map((code) => ({ code, start: description.indexOf(`\`${code}\`: `) }));
-  const found = starts.filter(({ start }) => start !== -1).sort((left, right) => left.start - right.start);
-  return codes.map((code) => {
-    const index = found.findIndex((entry) => entry.code === code);
-    const entry = found[index];
-    if (entry === undefined) return { code, when: undefined };
-    const end = found[index + 1]?.start ?? description.length;
-    return { code, when: description.slice(entry.start + code.length + 4, end).trim() };
+  const starts = codes.map((code) => description.indexOf(`\`${code}\`: `));
+  return codes.map((code, index) => {
+    const start = starts[index] ?? -1;
+    // What follows "`code`: " up to the next code's sentence, wherever the description lists it.
+    const end = Math.min(description.length, ...starts.filter((other) => other > start));
+    return { code, when: start === -1 ? undefined : description.slice(start + code.length + 4, end).trim() };
   });
 }

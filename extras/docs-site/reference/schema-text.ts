@@ -38,11 +38,6 @@ function boundText(value: number): string {
   return String(value);
 }
 
-/** The values of an `enum`, as code. */
-function enumHtml(values: readonly JsonValue[]): string {
-  return values.map((value) => `<code>${escapeHtml(JSON.stringify(value))}</code>`).join(', ');
-}
-
 /** The range a schema allows, from its minimum and maximum (of a number) or its lengths (of a string). */
 function rangeText(schema: JsonSchema): string | undefined {
   const isString = schema['type'] === 'string';
@@ -66,7 +61,7 @@ export function constraintsHtml(document: OpenApiDocument, schema: JsonSchema): 
   const { type, format } = resolved;
   if (typeof type === 'string' && name === undefined) parts.push(typeof format === 'string' ? `${type} (${escapeHtml(format)})` : type);
   const values = resolved['enum'];
-  if (Array.isArray(values)) parts.push(`one of ${enumHtml(values)}`);
+  if (Array.isArray(values)) parts.push(`one of ${values.map((value) => `<code>${escapeHtml(JSON.stringify(value))}</code>`).join(', ')}`);
   const range = rangeText(resolved);
   if (range !== undefined) parts.push(range);
   const { pattern } = resolved;
@@ -76,21 +71,9 @@ export function constraintsHtml(document: OpenApiDocument, schema: JsonSchema): 
   return parts.join(', ');
 }
 
-/** An example of a string without an enum or a constant: a name, long enough for the schema's minimum length. */
-function stringExample(schema: JsonSchema): JsonValue {
-  const minLength = numberOf(schema, 'minLength') ?? 0;
-  return 'Rex'.padEnd(Math.max(minLength, 3), 'x');
-}
-
-/** An example of an integer: its default, else the smallest positive value its bounds allow. */
-function integerExample(schema: JsonSchema): JsonValue {
-  const minimum = numberOf(schema, 'minimum');
-  return minimum === undefined || minimum < 1 ? 1 : minimum;
-}
-
 /**
- * A value a schema accepts, built from the schema alone: what the page shows where the document
- * holds no example. Objects get their required properties and the others that have a simple example.
+ * A value a schema accepts, built from the schema alone: what the page shows where the document holds no example.
+ * An object gets its properties; a number the smallest positive value its minimum allows; a string a name as long as its minimum length.
  */
 export function exampleOf(document: OpenApiDocument, schema: JsonSchema, depth = 0): JsonValue {
   const resolved = resolveSchema(document, schema);
@@ -101,17 +84,11 @@ export function exampleOf(document: OpenApiDocument, schema: JsonSchema, depth =
   const { type, items, properties } = resolved;
   if (type === 'array') return isJsonObject(items) ? [exampleOf(document, items, depth + 1)] : [];
   if (type === 'object' || isJsonObject(properties)) {
-    const example: Record<string, JsonValue> = {};
-    if (isJsonObject(properties)) {
-      for (const [name, property] of Object.entries(properties)) {
-        if (isJsonObject(property)) example[name] = exampleOf(document, property, depth + 1);
-      }
-    }
-    return example;
+    return Object.fromEntries(propertiesOf(resolved).map((property) => [property.name, exampleOf(document, property.schema, depth + 1)]));
   }
-  if (type === 'integer' || type === 'number') return integerExample(resolved);
+  if (type === 'integer' || type === 'number') return Math.max(numberOf(resolved, 'minimum') ?? 1, 1);
   if (type === 'boolean') return true;
-  return type === 'string' ? stringExample(resolved) : null;
+  return type === 'string' ? 'Rex'.padEnd(numberOf(resolved, 'minLength') ?? 0, 'x') : null;
 }
 
 /** The properties of an object schema, each with whether it is required, in the schema's order. */
