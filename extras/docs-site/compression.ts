@@ -2,33 +2,25 @@ import { entityTagOf, matchesIfNoneMatch, REVALIDATE } from './conditional.js';
 import { headerOf } from '../../server/core/index.js';
 import type { BareResponse, HeaderList, RequestHeaders } from '../../server/core/index.js';
 
-/** The content codings the core can apply to an answer [RFC 9110 §8.4.1], in the order it prefers them when a client accepts several equally. */
-export type ContentCoding = 'br' | 'gzip';
+/** The content codings the docs site can apply [RFC 9110 §8.4.1], in the order it prefers them when a client accepts several equally. */
+const CODINGS = ['br', 'gzip'] as const;
 
-/** Every coding the core knows, in its order of preference. */
-const CODINGS: readonly ContentCoding[] = ['br', 'gzip'];
-
-/** The `CompressionStream` format of each coding [Compression Streams standard]: `brotli` is newer, and not in every runtime. */
-const FORMATS: Readonly<Record<ContentCoding, string>> = { br: 'brotli', gzip: 'gzip' };
-
-/**
- * `CompressionStream` as a constructor of any format name: Node's types list only the formats of
- * Node 20, while Deno and Bun take `brotli` too; a runtime without a format throws a TypeError.
- */
-const Compression = CompressionStream as new (format: string) => CompressionStream;
+/** A content coding the docs site can apply. */
+export type ContentCoding = (typeof CODINGS)[number];
 
 /** The answer's representation depends on the request's `Accept-Encoding` [RFC 9110 §12.5.5]. */
 const VARY_ACCEPT_ENCODING: HeaderList = ['Vary', 'Accept-Encoding'];
 
-/**
- * The codings this runtime's web `CompressionStream` produces: `gzip` everywhere (Node ≥ 18, Deno,
- * Bun), `br` where it has the `brotli` format (Deno and Bun do; Node 20 does not). The core imports
- * no `node:` module, so Node's zlib brotli is not used.
- */
+/** A web `CompressionStream` of a coding, by a format name Node 20's types do not list (`brotli`); a runtime without the format throws a TypeError. */
+function compressionOf(coding: ContentCoding): CompressionStream {
+  return new (CompressionStream as new (format: string) => CompressionStream)(coding === 'br' ? 'brotli' : 'gzip');
+}
+
+/** The codings this runtime's web `CompressionStream` produces: `gzip` everywhere, `br` where it has `brotli` (Deno and Bun do; Node 20 does not). */
 export function availableCodings(): ContentCoding[] {
   return CODINGS.filter((coding) => {
     try {
-      new Compression(FORMATS[coding]);
+      compressionOf(coding);
       return true;
     } catch {
       return false;
@@ -37,9 +29,8 @@ export function availableCodings(): ContentCoding[] {
 }
 
 /** The bytes in a content coding, through the web `CompressionStream`. */
-export async function compress(bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
-  const compressed = new Blob([bytes]).stream().pipeThrough(new Compression(FORMATS[coding]));
-  return new Uint8Array(await new Response(compressed).arrayBuffer());
+async function compress(bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(compressionOf(coding))).arrayBuffer());
 }
 
 /** A qvalue [RFC 9110 §12.4.2]: 0 to 1 with at most three decimals; anything else counts as 0, so a coding is never sent on a weight the client did not clearly give. */
@@ -64,11 +55,9 @@ export function negotiateCoding(acceptEncoding: string | undefined, available: r
     const [rawName = '', ...parameters] = element.split(';');
     const name = rawName.trim().toLowerCase();
     if (name === '') continue;
-    let weight = 1;
-    for (const parameter of parameters) {
-      const equals = parameter.indexOf('=');
-      if (equals !== -1 && parameter.slice(0, equals).trim().toLowerCase() === 'q') weight = qualityOf(parameter.slice(equals + 1).trim());
-    }
+    // The last `q` parameter holds; none means 1.
+    const quality = parameters.map((parameter) => /^\s*q\s*=\s*(.*?)\s*$/i.exec(parameter)?.[1]).filter((value) => value !== undefined).at(-1);
+    const weight = quality === undefined ? 1 : qualityOf(quality);
     const coding = name === 'x-gzip' ? 'gzip' : name;
     // A coding listed twice keeps its best weight.
     weights.set(coding, Math.max(weights.get(coding) ?? 0, weight));
@@ -85,11 +74,6 @@ export function negotiateCoding(acceptEncoding: string | undefined, available: r
     }
   }
   return chosen;
-}
-
-/** The headers of a negotiated representation's 304: its tag, and what its 200 would say of caching and variance [RFC 9110 §15.4.5]. */
-function notModifiedHeaders(entityTag: string): HeaderList {
-  return ['ETag', entityTag, 'Cache-Control', REVALIDATE, ...VARY_ACCEPT_ENCODING];
 }
 
 /** Options of createNegotiatedRepresentation. */
@@ -136,8 +120,10 @@ export function createNegotiatedRepresentation(text: string, contentType: string
     respond(requestHeaders) {
       const coding = negotiateCoding(headerOf(requestHeaders, 'accept-encoding'), codings);
       const entityTag = tagOf(coding);
-      // Decided on the tag alone, so a 304 never waits for a compression.
-      if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), entityTag)) return { status: 304, headers: notModifiedHeaders(entityTag), body: '' };
+      // Decided on the tag alone, so a 304 never waits for a compression; it repeats what the 200 says of caching and variance [RFC 9110 §15.4.5].
+      if (matchesIfNoneMatch(headerOf(requestHeaders, 'if-none-match'), entityTag)) {
+        return { status: 304, headers: ['ETag', entityTag, 'Cache-Control', REVALIDATE, ...VARY_ACCEPT_ENCODING], body: '' };
+      }
       if (coding === undefined) return identity;
       const known = answers.get(coding);
       if (known !== undefined) return known;
