@@ -1,6 +1,5 @@
 import { isJsonObject } from './schema-text.js';
-import type { JsonSchema } from '../openapi/types.js';
-import type { OpenApiResponse } from '../openapi/types.js';
+import type { JsonSchema, OpenApiResponse } from '../openapi/types.js';
 
 /** One Error `code` a response can carry, and when, as the document's description of the response says. */
 export interface ErrorCaseText {

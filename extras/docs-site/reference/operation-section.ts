@@ -5,11 +5,7 @@ import { dayText, escapeHtml, escapeText, inlineHtml, jsonBlock, paragraphsHtml 
 import { componentNameOf, constraintsHtml, exampleOf, examplesOf, resolveSchema } from './schema-text.js';
 import type { DocumentExample } from './schema-text.js';
 import { statusLine } from './status-reasons.js';
-import type { OpenApiHeader } from '../openapi/types.js';
-import type { OpenApiMediaType } from '../openapi/types.js';
-import type { OpenApiOperation } from '../openapi/types.js';
-import type { OpenApiParameter } from '../openapi/types.js';
-import type { OpenApiResponse } from '../openapi/types.js';
+import type { OpenApiHeader, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../openapi/types.js';
 
 /** One operation as the page shows it: where it is, what the document says of it, and the decisions about it. */
 export interface OperationView {

@@ -7,8 +7,7 @@ import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
 import { REFERENCE_STYLES } from './styles.js';
-import type { OpenApiOperation } from '../openapi/types.js';
-import type { OpenApiParameter } from '../openapi/types.js';
+import type { OpenApiOperation, OpenApiParameter } from '../openapi/types.js';
 
 /** Options of renderReferencePage. */
 export interface ReferencePageOptions {

@@ -1,7 +1,6 @@
 import type { OpenApiDocument } from '../openapi/index.js';
 import { escapeHtml } from './html.js';
-import type { JsonSchema } from '../openapi/types.js';
-import type { JsonValue } from '../openapi/types.js';
+import type { JsonSchema, JsonValue } from '../openapi/types.js';
 
 const COMPONENT_PREFIX = '#/components/schemas/';
 
