@@ -87,19 +87,16 @@ export interface NegotiatedRepresentationOptions {
 /** A text served in the content coding each request accepts, each coding built once. */
 export interface NegotiatedRepresentation {
   /**
-   * The answer to a GET or HEAD: the coding the request accepts, 304 when its `If-None-Match` names
-   * that coding's entity tag [RFC 9110 §13.1.2: evaluated for GET and HEAD], otherwise 200 (the core
-   * drops the body of a HEAD). A promise only the first time a coding is asked for, while it is compressed.
+   * The answer to a GET or HEAD in the coding the request accepts: 304 when `If-None-Match` names its tag [RFC 9110 §13.1.2],
+   * otherwise 200 (the core drops a HEAD's body); a promise only while a coding is compressed for the first time.
    */
   respond(requestHeaders: RequestHeaders): BareResponse | Promise<BareResponse>;
 }
 
 /**
- * A text as a representation of `contentType` in several content codings [RFC 9110 §8.4]: the
- * identity one is encoded and hashed now; each compressed one the first time a request accepts it,
- * then kept. A compressed representation's entity tag is the identity's with the coding appended
- * (`"…-gzip"`), so each representation has its own tag, as a strong validator must [RFC 9110
- * §8.8.3.3], and a 304 is decided without compressing.
+ * A text as a representation of `contentType` in several content codings [RFC 9110 §8.4]: the identity one encoded and hashed
+ * now, each compressed one at the first request that accepts it. Each has its own tag, as a strong validator must [RFC 9110
+ * §8.8.3.3]: the identity's with the coding appended (`"…-gzip"`), so a 304 is decided without compressing.
  */
 export function createNegotiatedRepresentation(text: string, contentType: string, options: NegotiatedRepresentationOptions = {}): NegotiatedRepresentation {
   const descriptive = ['Content-Type', contentType, 'Cache-Control', REVALIDATE, 'X-Content-Type-Options', 'nosniff', ...(options.headers ?? [])];

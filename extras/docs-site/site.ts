@@ -8,10 +8,7 @@ import { renderReferencePage } from './reference/page.js';
 
 /** Options of docsSite. */
 export interface DocsSiteOptions {
-  /**
-   * Whether `GET /` sends a browser to the reference page (a 302), as the standalone server does.
-   * Default false: a host mounting the interface keeps its own root.
-   */
+  /** Whether `GET /` sends a browser to the reference page (a 302), as the standalone server does; default false, so a host keeps its root. */
   redirectRoot?: boolean;
 }
 
@@ -20,19 +17,14 @@ function pageHeaders(contentSecurityPolicy: string): HeaderList {
   return ['Content-Security-Policy', contentSecurityPolicy, 'Referrer-Policy', 'no-referrer'];
 }
 
-/**
- * The docs site as a plug-in of the interface: the OpenAPI description at `{basePath}/openapi.json`,
- * the reference page with its console at `{basePath}/docs` and the interface's text at
- * `{basePath}/docs/interface`, all public. Add it with `plugins: [docsSite()]`; the standalone server does.
- */
+/** The docs site as a plug-in: `{basePath}/openapi.json`, the reference page at `{basePath}/docs` and the interface's text below it. */
 export function docsSite(options: DocsSiteOptions = {}): Plugin {
   return (context) => docsSiteParts(context, options.redirectRoot === true);
 }
 
 /**
- * The routes of one core's docs site, all public as the interface they describe. The description and the
- * pages are generated from one document at their first request (a core that never serves them never spends
- * the few milliseconds), each serialised, encoded and hashed once, and compressed once per content coding.
+ * The routes of one core's docs site, public as the interface they describe, each built at its first request (a core that never
+ * serves them never spends the few milliseconds), then serialised, encoded and hashed once, and compressed once per content coding.
  */
 function docsSiteParts(context: PluginContext, redirectRoot: boolean): PluginParts {
   const document = createOpenApiDocument({ basePath: context.basePath, bodyLimit: context.bodyLimit });
@@ -55,11 +47,7 @@ function docsSiteParts(context: PluginContext, redirectRoot: boolean): PluginPar
   return { routes, rootRoutes: redirectRoot ? [rootRedirect(context.basePath)] : [] };
 }
 
-/**
- * `GET /`: a 302 to the reference page, so a browser pointed at the server lands on it; temporary,
- * as the root may one day serve something else. The short text says the same to a client that does
- * not follow redirects.
- */
+/** `GET /`: a 302 (temporary: the root may one day serve more) to the reference page, with a text for a client that does not follow it. */
 function rootRedirect(basePath: string): RootRoute {
   const location = `${basePath}/docs`;
   const text = textResponse(302, `The reference page of this server is at ${location}\n`, 'text/plain; charset=utf-8');

@@ -2,11 +2,8 @@ import { DEFAULT_BODY_LIMIT } from '../../../server/core/index.js';
 import { filledDecisions } from '../openapi/fill.js';
 
 /**
- * One place where the interface is silent and the project decided: the question, the decision, and
- * why. They are written in extras/docs-site/openapi/decisions.json: the reference page shows them, the
- * OpenAPI document quotes them as `{{decision-….decision}}`, and docs/spec-conformance.md's row of each
- * starts with its decision and reason word for word (test/docs/decisions.test.ts holds the three
- * together). Texts use the documents' markup: `backticks` for code.
+ * One place where the interface is silent and the project decided (extras/docs-site/openapi/decisions.json): the question, the
+ * decision and why, in the documents' markup (`backticks` for code). The OpenAPI document and docs/spec-conformance.md quote them.
  */
 export interface Decision {
   /** The anchor on the page, `decision-…`. */
@@ -45,11 +42,7 @@ export interface DecisionContext {
   bodyLimit: number;
 }
 
-/**
- * The decisions where the interface is silent, from extras/docs-site/openapi/decisions.json, with the
- * numbers filled from the constants the engine and the handler use, so no text states a limit the
- * server does not apply.
- */
+/** The decisions where the interface is silent, their numbers filled from the constants the server applies. */
 export function referenceDecisions(context: DecisionContext): readonly Decision[] {
   // decisions.json is this package's checked data; test/docs/decisions.test.ts holds its shape and texts.
   return filledDecisions(context.bodyLimit) as unknown as readonly Decision[];

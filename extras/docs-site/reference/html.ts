@@ -6,7 +6,8 @@ import { INTERFACE_HTML } from './interface-text.js';
 export const INTERFACE_PAGE_PATH = 'docs/interface';
 
 /** The numbered sections of the interface's text, in order: each heading's anchor (`spec-4.1`), level and HTML. */
-export const INTERFACE_SECTIONS = [...INTERFACE_HTML.matchAll(/<h([23]) id="(spec-[\d.]+)">(.*?)<\/h\1>/g)].map(([, level, id = '', html = '']) => ({ id, level: Number(level), html }));
+export const INTERFACE_SECTIONS = [...INTERFACE_HTML.matchAll(/<h([23]) id="(spec-[\d.]+)">(.*?)<\/h\1>/g)]
+  .map(([, level, id = '', html = '']) => ({ id, level: Number(level), html }));
 
 const SECTION_IDS = new Set(INTERFACE_SECTIONS.map((section) => section.id));
 

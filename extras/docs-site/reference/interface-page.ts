@@ -5,14 +5,9 @@ import { INTERFACE_HTML, INTERFACE_TITLE } from './interface-text.js';
 import type { ReferencePage } from './page.js';
 import { REFERENCE_STYLES } from './styles.js';
 
-/** The contents of the interface's text: its numbered sections, subsections under their section. */
+/** The contents of the interface's text: its numbered sections, subsections indented under their section. */
 function contentsHtml(): string {
-  const items: string[] = [];
-  for (const section of INTERFACE_SECTIONS) {
-    const link = `<a href="#${escapeHtml(section.id)}">${section.html}</a>`;
-    if (section.level > 2 && items.length > 0) items[items.length - 1] = `${items.at(-1) ?? ''}<li class="sub">${link}</li>`;
-    else items.push(`<li>${link}</li>`);
-  }
+  const items = INTERFACE_SECTIONS.map(({ id, level, html }) => `<li${level > 2 ? ' class="sub"' : ''}><a href="#${escapeHtml(id)}">${html}</a></li>`);
   return `<nav class="contents" aria-label="Sections"><h2>Sections</h2><ul>${items.join('')}</ul></nav>`;
 }
 
@@ -54,11 +49,8 @@ export function textWithHeldClauses(html: string, clauses: readonly HeldClause[]
 }
 
 /**
- * The interface's own text (docs/interface.md, generated into this module by `npm run
- * interface-text`), served at `{basePath}/docs/interface` with an anchor per numbered section
- * (`#spec-4.1`), which every `[spec 4.1]` of the reference page links to. The same stylesheet as the
- * reference page, no script at all, and links relative to the page, so a mount prefix keeps them right.
- * Each section ends with the clauses that cite it and the code and tests that hold them.
+ * The interface's own text (docs/interface.md, generated into interface-text.ts), served at `{basePath}/docs/interface`, each numbered
+ * section (`#spec-4.1`) ending with the clauses that hold it; the reference page's stylesheet, no script, and links relative to the page.
  */
 export function renderInterfacePage(): ReferencePage {
   const html = `${pageStart(INTERFACE_TITLE, INTERFACE_TITLE, REFERENCE_STYLES)}

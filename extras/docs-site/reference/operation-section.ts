@@ -121,10 +121,8 @@ function parameterField(document: OpenApiDocument, operationId: string, paramete
 const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 /**
- * The console's Idempotency-Key field, with a button that fills in a fresh key as a Structured Field
- * String (`"…"`): the same create sent twice with one key adds one animal, and the second answer says
- * `Idempotent-Replayed: true`. Rendered on a POST whether or not the document declares the header, so
- * the learner can try it against any server (one without it ignores the header).
+ * The console's Idempotency-Key field, with a button that fills in a fresh key as a Structured Field String (`"…"`); on every POST,
+ * declared or not, so the learner can try it against any server (one without it ignores the header).
  */
 function idempotencyField(operationId: string): string {
   const id = `${operationId}-${IDEMPOTENCY_KEY}`;

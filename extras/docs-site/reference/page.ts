@@ -18,10 +18,7 @@ export interface ReferencePageOptions {
 /** The page and the policy it is served with. */
 export interface ReferencePage {
   readonly html: string;
-  /**
-   * Nothing but the page's own inline style and script (by their SHA-256), requests to its own
-   * origin, and no framing: "nothing fetched from another origin" enforced by the browser.
-   */
+  /** Only the page's own style and script, requests to its origin, no framing: "nothing from another origin", enforced by the browser. */
   readonly contentSecurityPolicy: string;
 }
 
@@ -91,10 +88,7 @@ function contentsHtml(views: readonly OperationView[]): string {
 </ul></nav>`;
 }
 
-/**
- * What a learner reads first: what the page lets them do, each operation with its console, and how
- * to get a key; the rules of the server (order of checks, request ids, connection errors) come later.
- */
+/** What a learner reads first: what the page lets them do and how to get a key; the server's own rules come later. */
 function overviewHtml(views: readonly OperationView[], base: string): string {
   const operations = views.map((view) => `<li><a href="#${escapeHtml(view.operationId)}"><span class="method method-${view.method.toLowerCase()}">${view.method}</span> ${escapeHtml(view.fullPath)}</a>: ${inlineHtml(view.operation.summary)}${view.deprecationHtml === undefined || /deprecated/i.test(view.operation.summary) ? '' : ' (deprecated)'}. ${tryLink(view)}</li>`);
   return `<section id="overview" aria-labelledby="overview-title">
@@ -119,11 +113,8 @@ function keyBarHtml(): string {
 }
 
 /**
- * The reference page of the interface, generated from the OpenAPI document the handler serves, so
- * the two cannot drift: every operation with its parameters, bodies, examples, statuses and Error
- * codes, the key, the deprecation, paging, the error codes, and the decisions where the interface is
- * silent; with a console that sends requests to the same server. Self-contained: one inline
- * stylesheet, one inline script, nothing from another origin.
+ * The reference page, generated from the OpenAPI document the handler serves so the two cannot drift, with a console that
+ * calls the same server. Self-contained: one inline stylesheet, one inline script, nothing from another origin.
  */
 export function renderReferencePage(document: OpenApiDocument, options: ReferencePageOptions): ReferencePage {
   const decisions = referenceDecisions({ bodyLimit: options.bodyLimit });

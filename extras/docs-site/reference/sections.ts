@@ -8,11 +8,8 @@ import { constraintsHtml, exampleOf, examplesOf, propertiesOf } from './schema-t
 import type { OpenApiResponse } from '../openapi/types.js';
 
 /**
- * Where the page shows the server's origin. The page is rendered once, before any request, and only
- * the browser knows the origin it was served from (behind a proxy, the Host the server sees may not
- * be it), so the console script writes `location.origin` into every one; the quick start's origin is
- * what a browser without scripts shows. Rendering per request from Host would tie the ETag to a
- * header any client can set.
+ * Where the page shows the server's origin, which the console script fills from `location.origin`: only the browser knows it
+ * (behind a proxy, Host may not be it), and rendering per request from Host would tie the ETag to a header any client sets.
  */
 const ORIGIN_PLACEHOLDER = '<span class="origin">http://127.0.0.1:8080</span>';
 

@@ -1,7 +1,6 @@
 /**
- * The reference pages' stylesheet: the system's own fonts (no web font), readable line lengths,
- * a contents column on wide screens, and colours with at least 4.5:1 contrast, light or dark as the
- * reader's system prefers. Code blocks wrap rather than scroll, so no region needs the keyboard to scroll it.
+ * The reference pages' stylesheet: the system's fonts, a contents column on wide screens, colours of at least 4.5:1 contrast, light or
+ * dark as the reader's system prefers; code blocks wrap rather than scroll, so no region needs the keyboard to scroll it.
  */
 const STYLES = `
 :root {
@@ -152,8 +151,5 @@ footer.page { max-width: 82rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; color
 }
 `;
 
-/**
- * The stylesheet as the pages inline it: without the line breaks and spaces only its readers here
- * need (none is inside a string or a selector that needs it), about a kilobyte less.
- */
+/** The stylesheet as the pages inline it, without the line breaks and spaces only its readers here need (none is in a string). */
 export const REFERENCE_STYLES = STYLES.replace(/\n\s*/g, '').replace(/\s*([{};,])\s*/g, '$1').replace(/:\s+/g, ':');
