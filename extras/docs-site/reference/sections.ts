@@ -68,21 +68,18 @@ function errorResponses(document: OpenApiDocument, views: readonly OperationView
 
 /** The Error body and the table of every code: its status, and when and where it is sent. */
 export function errorsSection(document: OpenApiDocument, views: readonly OperationView[], decisions: readonly Decision[]): string {
-  const whens = new Map<string, Map<string, string[]>>();
-  for (const { where, response } of errorResponses(document, views)) {
-    for (const { code, when } of errorCasesOf(response)) {
-      const byText = whens.get(code) ?? new Map<string, string[]>();
-      whens.set(code, byText);
-      const text = when ?? '';
-      byText.set(text, [...(byText.get(text) ?? []), where]);
-    }
-  }
+  const responses = errorResponses(document, views);
+  const cases = responses.flatMap(({ where, response }) => errorCasesOf(response).map(({ code, when = '' }) => ({ code, when, where })));
   const rows = Object.entries(ERROR_CODES).map(([code, status]) => {
-    const cases = [...(whens.get(code) ?? new Map<string, string[]>())].map(([when, wheres]) => `<li>${inlineHtml(when)} <span class="where">(${[...new Set(wheres)].join(', ')})</span></li>`);
-    return `<tr id="error-${code}"><th scope="row"><code>${code}</code></th><td>${status}</td><td><ul>${cases.join('')}</ul></td></tr>`;
+    // Each sentence once, in the order the responses first give it, with every place that sends it.
+    const items = [...new Set(cases.filter((entry) => entry.code === code).map((entry) => entry.when))].map((when) => {
+      const wheres = new Set(cases.filter((entry) => entry.code === code && entry.when === when).map((entry) => entry.where));
+      return `<li>${inlineHtml(when)} <span class="where">(${[...wheres].join(', ')})</span></li>`;
+    });
+    return `<tr id="error-${code}"><th scope="row"><code>${code}</code></th><td>${status}</td><td><ul>${items.join('')}</ul></td></tr>`;
   });
   const errorSchema = document.components.schemas['Error'];
-  const documented = errorResponses(document, views).flatMap(({ response }) => {
+  const documented = responses.flatMap(({ response }) => {
     const media = response.content?.['application/json'];
     return media === undefined || errorCasesOf(response).length === 0 ? [] : examplesOf(media);
   })[0];

@@ -7,7 +7,7 @@ const STYLES = `
   color-scheme: light dark;
   --text: #1f2328; --muted: #4d5560; --background: #ffffff; --surface: #f5f7f9; --border: #d0d7de;
   --link: #0b57d0; --code: #eef1f4; --accent: #0b57d0;
-  --get: #136c35; --post: #0b57d0; --head: #55606b; --options: #6a3ea1;
+  --get: #136c35; --post: #0b57d0;
   --ok-text: #0d5c2e; --ok-background: #e3f4e8; --client-text: #7a4100; --client-background: #fff1dc;
   --server-text: #8a1c1c; --server-background: #fde8e7; --notice: #fff6d6; --notice-border: #c99a00;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -52,7 +52,7 @@ h3 { font-size: 1.15rem; margin: 1.5rem 0 0.5rem; }
 h4 { font-size: 1rem; margin: 1rem 0 0.35rem; }
 p, li { max-width: 48rem; }
 .method { display: inline-block; min-width: 3.6em; text-align: center; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.8em; font-weight: 700; color: #ffffff; border-radius: 4px; padding: 0.15em 0.45em; vertical-align: 0.1em; }
-.method-get { background: var(--get); } .method-post { background: var(--post); } .method-head { background: var(--head); } .method-options { background: var(--options); }
+.method-get { background: var(--get); } .method-post { background: var(--post); }
 .path { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .badge { display: inline-block; font-size: 0.7em; font-weight: 600; border-radius: 999px; padding: 0.15em 0.6em; vertical-align: 0.2em; }
 .deprecated { background: var(--server-background); color: var(--server-text); border: 1px solid var(--server-text); }
@@ -114,8 +114,7 @@ button.secondary { color: var(--link); background: var(--background); border: 1p
 .elapsed, .when { color: var(--muted); }
 .key-pointer { background: var(--notice); border-left: 4px solid var(--notice-border); padding: 0.5rem 0.75rem; border-radius: 4px; }
 .key-pointer button { margin-right: 0.5rem; }
-.snippet summary { font-weight: 600; }
-.can-do li { margin: 0.3rem 0; }
+.can-do li, .held li { margin: 0.3rem 0; }
 .hint { color: var(--muted); font-size: 0.9rem; }
 .result { max-width: 48rem; margin: 0.75rem 0 0; }
 .result .status { display: inline-block; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin: 0.25rem 0; }
@@ -128,7 +127,7 @@ button.secondary { color: var(--link); background: var(--background); border: 1p
 .decision p { margin: 0.35rem 0; }
 .cite { color: var(--muted); white-space: nowrap; }
 .why { border-left: 4px solid var(--border); padding: 0.25rem 0.75rem; margin: 0.5rem 0; }
-.why summary { font-weight: 600; }
+.why summary, .snippet summary { font-weight: 600; }
 .why ol { list-style: none; padding: 0; margin: 0.5rem 0; font-size: 0.9rem; }
 .why .passed { color: var(--ok-text); }
 .why .decided { color: var(--client-text); background: var(--client-background); font-weight: 700; }
@@ -136,7 +135,6 @@ button.secondary { color: var(--link); background: var(--background); border: 1p
 .why p, .why ul { margin: 0.4rem 0; }
 .decision-note { background: var(--notice); border-left: 4px solid var(--notice-border); padding: 0.4rem 0.75rem; }
 .held { font-size: 0.9rem; border-left: 3px solid var(--border); padding-left: 0.75rem; }
-.held li { margin: 0.3rem 0; }
 footer.page { max-width: 82rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; color: var(--muted); font-size: 0.9rem; }
 @media (max-width: 60rem) {
   .layout { grid-template-columns: minmax(0, 1fr); }
