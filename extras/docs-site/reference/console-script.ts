@@ -47,9 +47,6 @@ const SCRIPT = String.raw`(function () {
   function literal(text) {
     return "'" + text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'";
   }
-  function indent(text, spaces) {
-    return text.split('\n').join('\n' + new Array(spaces + 1).join(' '));
-  }
   function curlOf(request) {
     var parts = ['curl -i'];
     if (request.method !== 'GET') parts.push('-X ' + request.method);
@@ -79,7 +76,7 @@ const SCRIPT = String.raw`(function () {
     if (headers.length > 0) options.push('headers: {\n    ' + headers.join(',\n    ') + ',\n  }');
     if (request.body !== undefined) {
       var json = parsed(request.body);
-      options.push('body: ' + (json ? 'JSON.stringify(' + indent(JSON.stringify(json.value, null, 2), 2) + ')' : literal(request.body)));
+      options.push('body: ' + (json ? 'JSON.stringify(' + JSON.stringify(json.value, null, 2).split('\n').join('\n  ') + ')' : literal(request.body)));
     }
     var call = 'fetch(' + literal(request.url) + (options.length > 0 ? ', {\n  ' + options.join(',\n  ') + ',\n}' : '') + ')';
     return 'const response = await ' + call + ';\nconsole.log(response.status, await response.json());';
@@ -143,11 +140,6 @@ const SCRIPT = String.raw`(function () {
     if (text === '') return '(no body)';
     var json = parsed(text);
     return json ? JSON.stringify(json.value, null, 2) : text;
-  }
-  function dayOf(value) {
-    var seconds = /^@(\d+)$/.exec(value);
-    if (!seconds) return undefined;
-    return new Date(Number(seconds[1]) * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
   }
   // The paths of a form's operation: its template under the base path, each parameter one segment, whose name goes into names.
   function routeOf(form, names) {
@@ -290,7 +282,9 @@ const SCRIPT = String.raw`(function () {
       var cell = add(list, 'dd');
       if (name === 'Location') return locationValue(cell, value);
       add(cell, 'span', '', value);
-      var day = name === 'Deprecation' ? dayOf(value) : undefined;
+      // RFC 9745 gives the date as seconds (@1767225600): the day beside it.
+      var seconds = name === 'Deprecation' ? /^@(\d+)$/.exec(value) : null;
+      var day = seconds && new Date(Number(seconds[1]) * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
       if (day) add(cell, 'span', 'when', ' (' + day + ')');
     });
     add(result, 'h4', '', 'Body');

@@ -100,21 +100,19 @@ function parametersTable(document: OpenApiDocument, parameters: readonly OpenApi
 
 /** The field of one parameter in the console: a select for an enum (empty first: not sent), else a text field. */
 function parameterField(document: OpenApiDocument, operationId: string, parameter: OpenApiParameter): string {
-  const id = `${operationId}-${parameter.name}`;
-  const schema = resolveSchema(document, parameter.schema);
-  const hint = `${parameter.in}, ${parameter.required ? 'required' : 'optional'}`;
-  const label = `<label for="${escapeHtml(id)}"><code>${escapeHtml(parameter.name)}</code> <span class="hint">${hint}</span></label>`;
-  const values = schema['enum'];
+  const id = escapeHtml(`${operationId}-${parameter.name}`);
   const name = escapeHtml(parameter.name);
+  const schema = resolveSchema(document, parameter.schema);
+  const label = `<label for="${id}"><code>${name}</code> <span class="hint">${parameter.in}, ${parameter.required ? 'required' : 'optional'}</span></label>`;
+  const values = schema['enum'];
   if (Array.isArray(values)) {
     const options = values.map((value) => `<option>${escapeHtml(String(value))}</option>`).join('');
-    return `<div class="field">${label}<select id="${escapeHtml(id)}" name="${name}" data-in="${parameter.in}"><option value="">(not sent)</option>${options}</select></div>`;
+    return `<div class="field">${label}<select id="${id}" name="${name}" data-in="${parameter.in}"><option value="">(not sent)</option>${options}</select></div>`;
   }
-  const isInteger = schema['type'] === 'integer';
-  const fallback = schema['default'];
-  const placeholder = fallback === undefined ? '' : ` placeholder="${escapeHtml(String(fallback))}"`;
-  const required = parameter.required ? ' required' : '';
-  return `<div class="field">${label}<input id="${escapeHtml(id)}" name="${name}" type="text" data-in="${parameter.in}"${isInteger ? ' inputmode="numeric"' : ''}${placeholder}${required} autocomplete="off" spellcheck="false"></div>`;
+  const numeric = schema['type'] === 'integer' ? ' inputmode="numeric"' : '';
+  const placeholder = schema['default'] === undefined ? '' : ` placeholder="${escapeHtml(String(schema['default']))}"`;
+  const attributes = `${numeric}${placeholder}${parameter.required ? ' required' : ''}`;
+  return `<div class="field">${label}<input id="${id}" name="${name}" type="text" data-in="${parameter.in}"${attributes} autocomplete="off" spellcheck="false"></div>`;
 }
 
 /** The header that makes a create safe to repeat (draft-ietf-httpapi-idempotency-key-header): the console offers it on every POST. */
