@@ -1,10 +1,16 @@
 /**
  * File storage benchmark (issue 4): creates/s over HTTP with the file storage at concurrency 1, 16
- * and 64 in `fsync` and `write` modes against the in-memory storage in the same run, the syncs per
- * create, the disk's own limit for one client (a bare `write` + `fdatasync` loop of one record),
- * and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded in time.
+ * and 64 in `fsync` and `write` modes against the in-memory storage in the same run, the disk's own
+ * limit for one client (a bare `write` + `fdatasync` loop of one record), the serial limit one client
+ * allows (issue 41 item 5: one memory round trip plus one bare sync, `1 / (1/memory + 1/disk)`, per
+ * round), and the time to reopen a journal of 1,000,000 pets. Loopback only; every run is bounded in time.
  *
- *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>] [--against <git revision>]
+ *   npx tsx bench/file-storage.ts [--seconds 4] [--rounds 3] [--concurrency 1,16,64] [--via start|script] [--pets 1000000] [--reopens 3] [--part all|http|reopen] [--directory <dir>] [--against <git revision>]
+ *
+ * `--via start` (the default) builds the project once (`npm run build`) and starts every server as
+ * its `npm start` runs it, the data file and durability in the environment, as users start it.
+ * `--via script` serves each storage from this script through tsx instead, which also reports the
+ * journal's counters (syncs per create, records per batch) that a started server does not show.
  *
  * `--against <revision>` adds, in the same rounds, this build and the project as built at that
  * revision (bench/against.ts), both started as their `npm start` runs them, in memory and on a data
@@ -79,6 +85,32 @@ async function serve(storageName: StorageName, dataFile: string): Promise<void> 
   }
   await running.close();
   process.exit(0);
+}
+
+/**
+ * Bare role: the disk's own limit for one client, in a process of its own pinned to the servers'
+ * core: a loop of `write` + `fdatasync` of one record of the benchmark's pet at a time, through the
+ * same FileHandle calls the journal's writer has, in the journal's directory, for `seconds`; prints
+ * syncs per second.
+ */
+async function bareRole(directory: string, seconds: number): Promise<void> {
+  // The pet of BODY, with an id as long as the benchmark's (an id is 8 bytes whatever its value).
+  const record = encodePetRecord({ id: 1_000_000, name: 'bench pet', categoryId: 7, status: 'available' });
+  const path = join(directory, 'bare-sync.bin');
+  const file = await open(path, 'w');
+  try {
+    const started = performance.now();
+    let count = 0;
+    while (performance.now() - started < seconds * 1000) {
+      await file.write(record, 0, record.length, count * record.length);
+      await file.datasync();
+      count++;
+    }
+    process.stdout.write(`bare ${count / ((performance.now() - started) / 1000)}\n`);
+  } finally {
+    await file.close();
+    await rm(path, { force: true });
+  }
 }
 
 /** Reopen role: opens the journal, prints the time it took and the heap it holds, closes it. */
@@ -197,28 +229,13 @@ async function measure(cellServer: CellServer, concurrency: number, seconds: num
   }
 }
 
-/**
- * The disk's own limit for one client: a bare loop of `write` + `fdatasync` of one record of the
- * benchmark's pet at a time, in the journal's directory, for `seconds`; syncs per second.
- */
+/** The disk's own limit for one client, measured by the bare role on core 0: syncs per second. */
 async function bareSyncLoop(directory: string, seconds: number): Promise<number> {
-  // The pet of BODY, with an id as long as the benchmark's.
-  const record = encodePetRecord({ id: 1_000_000, name: 'bench pet', categoryId: 7, status: 'available' });
-  const path = join(directory, 'bare-sync.bin');
-  const file = await open(path, 'w');
-  try {
-    const started = performance.now();
-    let count = 0;
-    while (performance.now() - started < seconds * 1000) {
-      await file.write(record, 0, record.length, count * record.length);
-      await file.datasync();
-      count++;
-    }
-    return count / ((performance.now() - started) / 1000);
-  } finally {
-    await file.close();
-    await rm(path, { force: true });
-  }
+  const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--bare', directory, String(seconds)]);
+  const { stdout } = await run(command[0] as string, command.slice(1), { timeout: (seconds + 30) * 1000 });
+  const rate = Number(/bare ([\d.]+)/.exec(stdout)?.[1]);
+  if (!Number.isFinite(rate)) throw new Error(`the bare loop said ${stdout}`);
+  return rate;
 }
 
 function median(values: readonly number[]): number {
@@ -261,11 +278,19 @@ async function main(): Promise<void> {
       serve: { type: 'string' },
       reopen: { type: 'string' },
       against: { type: 'string' },
+      concurrency: { type: 'string', default: CONCURRENCIES.join(',') },
+      via: { type: 'string', default: 'start' },
+      bare: { type: 'string' },
     },
     allowPositionals: true,
   });
   if (values.serve !== undefined) return serve(values.serve as StorageName, process.argv.at(-1) as string);
   if (values.reopen !== undefined) return reopen(values.reopen);
+  if (values.bare !== undefined) return bareRole(values.bare, Number(process.argv.at(-1)));
+  const concurrencies = values.concurrency.split(',').map(Number);
+  if (concurrencies.some((value) => !Number.isInteger(value) || value < 1)) throw new Error(`--concurrency must list positive integers, not ${values.concurrency}`);
+  if (values.via !== 'start' && values.via !== 'script') throw new Error(`--via must be start or script, not ${values.via}`);
+  const isViaStart = values.via === 'start';
 
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
@@ -285,17 +310,18 @@ async function main(): Promise<void> {
   try {
     const out: string[] = [];
     const measureAll = async (builds: readonly BuiltServer[]): Promise<void> => {
+      const loadAverages: string[] = [];
       const cells = new Map<string, Cell[]>();
       const bare: number[] = [];
       let cellIndex = 0;
       const servers: [string, CellServer][] = [
-        ...STORAGES.map((storageName): [string, CellServer] => [storageName, { storageName }]),
+        ...(isViaStart ? [] : STORAGES.map((storageName): [string, CellServer] => [storageName, { storageName }])),
         ...builds.flatMap((built) => STORAGES.map((storageName): [string, CellServer] => [`${built.name}-${storageName}`, { built, storageName }])),
       ];
       for (let round = 1; round <= rounds; round++) {
         bare.push(await bareSyncLoop(directory, seconds));
         log(`round ${round} bare write + fdatasync: ${format(bare.at(-1) ?? 0)}/s`);
-        for (const concurrency of CONCURRENCIES) {
+        for (const concurrency of concurrencies) {
           for (const [name, server] of servers) {
             const cell = await measure(server, concurrency, seconds, directory, script, cellIndex++);
             const key = `${name} ${concurrency}`;
@@ -303,15 +329,21 @@ async function main(): Promise<void> {
             log(`round ${round} ${key}: ${format(cell.requestsPerSecond)} creates/s, ${cell.errors} errors, syncs/create ${cell.syncsPerCreate?.toFixed(3) ?? '-'}`);
           }
         }
+        loadAverages.push(loadavg()[0]?.toFixed(2) ?? '?');
       }
-      out.push(...httpTable(cells, bare, rounds, seconds));
-      if (builds.length > 0) out.push(...againstTable(cells, bare, rounds, values.against ?? ''));
+      const prefix = isViaStart ? 'this-' : '';
+      out.push(...httpTable(cells, { bare, rounds, seconds, concurrencies, prefix, isViaStart }));
+      out.push(...serialLimitTable(cells, bare, prefix, loadAverages));
+      if (values.against !== undefined) out.push(...againstTable(cells, bare, rounds, values.against, concurrencies));
     };
-    if (isHttpPart && values.against === undefined) await measureAll([]);
-    if (isHttpPart && values.against !== undefined) {
+    const buildThis = async (): Promise<BuiltServer> => {
       log('Compiling this build (npm run build)…');
       await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
-      const thisBuild: BuiltServer = { name: 'this', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
+      return { name: 'this', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
+    };
+    if (isHttpPart && values.against === undefined) await measureAll(isViaStart ? [await buildThis()] : []);
+    if (isHttpPart && values.against !== undefined) {
+      const thisBuild = await buildThis();
       await withRevisionBuild(values.against, { repository: ROOT, log }, (build) => measureAll([thisBuild, { name: 'against', root: build.root, start: build.start }]));
     }
     if (isReopenPart) out.push(...await reopenTable(directory, pets, reopenRuns));
@@ -332,7 +364,7 @@ function medianRatio(cells: readonly Cell[], bases: readonly number[]): number {
  * medians, the median of per-round ratios, and each build's journal against its own memory cell
  * of the same round (the figures issue 31 sets its goals in, for servers run as users run them).
  */
-function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, revision: string): string[] {
+function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, revision: string, concurrencies: readonly number[]): string[] {
   const out = [
     `This build against ${revision}, both started as their \`npm start\` runs them (in memory; on a data file with \`PETSTORE_DATA\` and \`PETSTORE_DURABILITY\`), in the same rounds: creates per second, medians of ${rounds} rounds; each ratio is the median of per-round ratios, and "/ memory" pairs a build's journal with the same build's memory cell of its round.`,
     '',
@@ -341,7 +373,7 @@ function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonl
   ];
   const rates = (of: readonly Cell[]): number[] => of.map((cell) => cell.requestsPerSecond);
   const range = (of: readonly Cell[]): string => `${format(Math.min(...rates(of)))}–${format(Math.max(...rates(of)))}`;
-  for (const concurrency of CONCURRENCIES) {
+  for (const concurrency of concurrencies) {
     for (const storageName of STORAGES) {
       const of = (build: BuiltServer['name'], name: StorageName = storageName): readonly Cell[] => cells.get(`${build}-${name} ${concurrency}`) ?? [];
       const [mine, theirs] = [of('this'), of('against')];
@@ -357,28 +389,62 @@ function againstTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonl
   return out;
 }
 
-function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], rounds: number, seconds: number): string[] {
+/** What httpTable shows: the rounds' bare loops, the concurrencies, and which servers' cells (`this-` for this build as `npm start` runs it, '' for the script's). */
+interface HttpTableOptions {
+  bare: readonly number[];
+  rounds: number;
+  seconds: number;
+  concurrencies: readonly number[];
+  prefix: string;
+  isViaStart: boolean;
+}
+
+function httpTable(cells: ReadonlyMap<string, readonly Cell[]>, options: HttpTableOptions): string[] {
+  const { bare, rounds, seconds, concurrencies, prefix, isViaStart } = options;
   const out: string[] = [];
-  out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1. Ratios are medians of per-round ratios (each cell against the memory cell of its own round).`);
+  const started = isViaStart
+    ? 'each server started as its `npm start` runs it (`PETSTORE_DATA` and `PETSTORE_DURABILITY` for the journal), so the journal\'s counters are not shown (`--via script` shows them)'
+    : 'each storage served by this script through tsx (`--via script`)';
+  out.push(`Creates per second over HTTP (POST /v1/pets, keep-alive, wrk -t1 -cN), median of ${rounds} rounds of ${seconds} s after ${WARMUP_SECONDS} s warm-up; server on core 0, wrk on core 1; ${started}. Ratios are medians of per-round ratios (each cell against the memory cell of its own round).`);
   out.push('');
   out.push('| concurrency | memory | file, fsync | fsync / memory | syncs per create (fsync) | records per batch (fsync) | file, write | write / memory | errors |');
   out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const concurrency of CONCURRENCIES) {
-    const of = (name: StorageName): readonly Cell[] => cells.get(`${name} ${concurrency}`) ?? [];
-    const memory = median(of('memory').map((cell) => cell.requestsPerSecond));
-    const fsync = median(of('fsync').map((cell) => cell.requestsPerSecond));
-    const write = median(of('write').map((cell) => cell.requestsPerSecond));
+  for (const concurrency of concurrencies) {
+    const of = (name: StorageName): readonly Cell[] => cells.get(`${prefix}${name} ${concurrency}`) ?? [];
+    const rates = (name: StorageName): number[] => of(name).map((cell) => cell.requestsPerSecond);
     // Ratios pair each cell with the memory cell of its own round, measured seconds apart.
-    const ratio = (name: StorageName): number => medianRatio(of(name), of('memory').map((cell) => cell.requestsPerSecond));
-    const syncs = median(of('fsync').map((cell) => cell.syncsPerCreate ?? 0));
-    const batch = median(of('fsync').map((cell) => cell.recordsPerBatch ?? 0));
+    const ratio = (name: StorageName): number => medianRatio(of(name), rates('memory'));
+    const counter = (value: (cell: Cell) => number | undefined, decimals: number): string => isViaStart ? '-' : median(of('fsync').map((cell) => value(cell) ?? 0)).toFixed(decimals);
     const errors = STORAGES.flatMap(of).reduce((sum, cell) => sum + cell.errors, 0);
-    out.push(`| ${concurrency} | ${format(memory)} | ${format(fsync)} | ${ratio('fsync').toFixed(2)} | ${syncs.toFixed(3)} | ${batch.toFixed(1)} | ${format(write)} | ${ratio('write').toFixed(2)} | ${errors} |`);
+    out.push(`| ${concurrency} | ${format(median(rates('memory')))} | ${format(median(rates('fsync')))} | ${ratio('fsync').toFixed(2)} | ${counter((cell) => cell.syncsPerCreate, 3)} | ${counter((cell) => cell.recordsPerBatch, 1)} | ${format(median(rates('write')))} | ${ratio('write').toFixed(2)} | ${errors} |`);
   }
   out.push('');
-  const fsyncOne = cells.get('fsync 1') ?? [];
-  const bareRatio = medianRatio(fsyncOne, bare);
-  out.push(`The disk's own limit for one client, a bare loop of one record's \`write\` + \`fdatasync\` in the same directory for ${seconds} s in each round: median ${format(median(bare))}/s; one client in \`fsync\` mode against it (per round): ${bareRatio.toFixed(2)}.`);
+  out.push(`The disk's own limit for one client, a bare loop of one record's \`write\` + \`fdatasync\` (FileHandle calls, as the journal's writer makes) in the same directory, in its own process on core 0, for ${seconds} s in each round: median ${format(median(bare))}/s.`);
+  out.push('');
+  return out;
+}
+
+/**
+ * Issue 41 item 5's figures for one client, round by round: the serial limit `1 / (1/memory + 1/disk)`
+ * (one memory round trip, then one bare sync: what a client waiting for each create can get at best),
+ * `fsync` against it and `write` against memory, and the medians of the per-round ratios.
+ */
+function serialLimitTable(cells: ReadonlyMap<string, readonly Cell[]>, bare: readonly number[], prefix: string, loadAverages: readonly string[]): string[] {
+  const of = (name: StorageName): readonly Cell[] => cells.get(`${prefix}${name} 1`) ?? [];
+  const [memory, fsync, write] = [of('memory'), of('fsync'), of('write')];
+  if (memory.length === 0) return [];
+  const limits = memory.map((cell, round) => 1 / (1 / cell.requestsPerSecond + 1 / (bare[round] ?? Number.NaN)));
+  const out = [
+    'One client (`wrk -c1`), round by round: the serial limit is one memory round trip plus one bare sync of the same round, `1 / (1/memory + 1/disk)`; goals (issue 41 item 5): `fsync` at least 0.8 of the limit, `write` at least 0.8 of memory.',
+    '',
+    '| round | memory | bare sync | serial limit | fsync | fsync / limit | write | write / memory | load average (1 min) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  memory.forEach((cell, round) => {
+    const [limit, fsyncRate, writeRate] = [limits[round] ?? Number.NaN, fsync[round]?.requestsPerSecond ?? Number.NaN, write[round]?.requestsPerSecond ?? Number.NaN];
+    out.push(`| ${round + 1} | ${format(cell.requestsPerSecond)} | ${format(bare[round] ?? Number.NaN)} | ${format(limit)} | ${format(fsyncRate)} | ${(fsyncRate / limit).toFixed(2)} | ${format(writeRate)} | ${(writeRate / cell.requestsPerSecond).toFixed(2)} | ${loadAverages[round] ?? '?'} |`);
+  });
+  out.push(`| median | ${format(median(memory.map((cell) => cell.requestsPerSecond)))} | ${format(median(bare))} | ${format(median(limits))} | ${format(median(fsync.map((cell) => cell.requestsPerSecond)))} | **${medianRatio(fsync, limits).toFixed(2)}** | ${format(median(write.map((cell) => cell.requestsPerSecond)))} | **${medianRatio(write, memory.map((cell) => cell.requestsPerSecond)).toFixed(2)}** | |`);
   out.push('');
   return out;
 }
