@@ -1,7 +1,5 @@
-// The types of docs/spec-conformance.md's table of clauses, and the table itself, which
-// `npm run interface-text` generates into conformance-map.json beside this module: data, not code.
-// Edit the document and run the script; test/docs/spec-conformance.test.ts fails when the data is
-// older than the document.
+// The types of docs/spec-conformance.md's table of clauses, and the table, which `npm run interface-text` generates into
+// conformance-map.json beside this module; test/docs/spec-conformance.test.ts fails when the data is older than the document.
 import map from './conformance-map.json' with { type: 'json' };
 
 /** A file a row cites, with the symbols or test names it cites in it. */

@@ -52,10 +52,7 @@ const SCRIPT = String.raw`(function () {
     if (request.method !== 'GET') parts.push('-X ' + request.method);
     if (request.hasKey) parts.push('-H "Authorization: Bearer $API_KEY"');
     Object.keys(request.headers).forEach(function (name) { parts.push('-H ' + quoted(name + ': ' + request.headers[name])); });
-    if (request.body !== undefined) {
-      parts.push("-H 'Content-Type: application/json'");
-      parts.push('--data ' + quoted(request.body));
-    }
+    if (request.body !== undefined) parts.push("-H 'Content-Type: application/json'", '--data ' + quoted(request.body));
     parts.push(quoted(request.url));
     return parts.join(' \\\n  ');
   }
@@ -175,9 +172,7 @@ const SCRIPT = String.raw`(function () {
   }
   function keyPointer(result) {
     var note = add(result, 'p', 'key-pointer', 'This request needs a key the server knows. Type it in the API key field at the top of the page; a server started without PETSTORE_API_KEYS prints a development key on its standard output. ');
-    button(note, 'secondary', 'Go to the key field', function () {
-      if (keyField) keyField.focus();
-    });
+    button(note, 'secondary', 'Go to the key field', function () { if (keyField) keyField.focus(); });
     var where = add(note, 'a', '', 'Where keys come from');
     where.href = '#get-a-key';
     note.insertBefore(document.createTextNode(' '), where);

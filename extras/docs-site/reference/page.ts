@@ -24,11 +24,8 @@ export interface ReferencePage {
 
 /** The constant a header's schema gives, when it gives one as text. */
 function constantOf(operation: OpenApiOperation, name: string): string | undefined {
-  for (const response of Object.values(operation.responses)) {
-    const value = response.headers?.[name]?.schema['const'];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
+  const values = Object.values(operation.responses).map((response) => response.headers?.[name]?.schema['const']);
+  return values.find((value) => typeof value === 'string');
 }
 
 /**
