@@ -36,7 +36,7 @@ export interface AnswerShaped {
   readonly lacks?: string;
 }
 
-/** What the decisions' texts depend on beyond the library's constants. */
+/** What the decisions' texts, and so the reference page, depend on beyond the library's constants. */
 export interface DecisionContext {
   /** The body limit of this handler, in bytes. */
   bodyLimit: number;

@@ -11,18 +11,9 @@ export const INTERFACE_SECTIONS = [...INTERFACE_HTML.matchAll(/<h([23]) id="(spe
 
 const SECTION_IDS = new Set(INTERFACE_SECTIONS.map((section) => section.id));
 
-/**
- * The section numbers of a citation (`4.1, 8` or `1–9`) as links to their sections of the interface's
- * text; a number that names no section stays text.
- */
+/** The section numbers of a citation (`4.1, 8` or `1–9`) as links to the interface's text; a number that names no section stays text. */
 export function citedSectionsHtml(sections: string): string {
   return sections.replace(/\d+(?:\.\d+)?/g, (number) => (SECTION_IDS.has(`spec-${number}`) ? `<a href="${INTERFACE_PAGE_PATH}#spec-${number}">${number}</a>` : number));
-}
-
-/** Escaped text with each citation of the interface (`[spec 4.1]`) linking its sections. */
-function citationsHtml(html: string): string {
-  // `\x5b` is the `[` of the citation, written so the repository's check of literal citations skips this code.
-  return html.replace(/\x5bspec ([^\]]+)\]/g, (_citation, sections: string) => `\x5bspec ${citedSectionsHtml(sections)}]`);
 }
 
 /** A text made safe for HTML content and quoted attribute values: each character HTML gives a meaning becomes its entity. */
@@ -36,12 +27,13 @@ export function escapeText(text: string): string {
 }
 
 /**
- * The HTML of a description from the OpenAPI document: escaped, with each `backticked` span as
- * `<code>`, the only markup the document's texts use, and each citation of the interface linked to
- * its text. Text in backticks is kept as written.
+ * The HTML of a description from the OpenAPI document: escaped, each `backticked` span (the only markup the texts use) as `<code>`
+ * kept as written, and each citation of the interface (`[spec 4.1]`) outside them linked to its sections.
  */
 export function inlineHtml(text: string): string {
-  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeText(part)}</code>` : citationsHtml(escapeText(part)))).join('');
+  // `\x5b` is the `[` of the citation, written so the repository's check of literal citations skips this code.
+  const cited = (html: string): string => html.replace(/\x5bspec ([^\]]+)\]/g, (_citation, sections: string) => `\x5bspec ${citedSectionsHtml(sections)}]`);
+  return text.split('`').map((part, index) => (index % 2 === 1 ? `<code>${escapeText(part)}</code>` : cited(escapeText(part)))).join('');
 }
 
 /** A description of several paragraphs (blank lines between them) as `<p>` elements. */

@@ -1,19 +1,13 @@
 import type { OpenApiDocument } from '../openapi/index.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 import { referenceDecisions } from './decisions.js';
-import type { Decision } from './decisions.js';
+import type { Decision, DecisionContext } from './decisions.js';
 import { dayText, escapeHtml, INTERFACE_PAGE_PATH, inlineHtml, pageSecurityPolicy, pageStart, paragraphsHtml } from './html.js';
 import { operationSection, tryLink } from './operation-section.js';
 import type { OperationView } from './operation-section.js';
 import { allOperationsSection, authenticationSection, decisionsSection, displayBaseOf, errorsSection, pagingSection, schemasSection } from './sections.js';
 import { REFERENCE_STYLES } from './styles.js';
 import type { OpenApiOperation, OpenApiParameter } from '../openapi/types.js';
-
-/** Options of renderReferencePage. */
-export interface ReferencePageOptions {
-  /** The handler's body limit in bytes, which the decisions state. */
-  bodyLimit: number;
-}
 
 /** The page and the policy it is served with. */
 export interface ReferencePage {
@@ -113,8 +107,8 @@ function keyBarHtml(): string {
  * The reference page, generated from the OpenAPI document the handler serves so the two cannot drift, with a console that
  * calls the same server. Self-contained: one inline stylesheet, one inline script, nothing from another origin.
  */
-export function renderReferencePage(document: OpenApiDocument, options: ReferencePageOptions): ReferencePage {
-  const decisions = referenceDecisions({ bodyLimit: options.bodyLimit });
+export function renderReferencePage(document: OpenApiDocument, context: DecisionContext): ReferencePage {
+  const decisions = referenceDecisions(context);
   const views = operationViews(document, decisions);
   const base = displayBaseOf(document);
   const { info } = document;
