@@ -9,9 +9,8 @@ export function entityTagOf(text: string): string {
 }
 
 /**
- * Whether an `If-None-Match` value matches an entity tag [RFC 9110 §13.1.2]: `*` matches any current
- * representation; otherwise any listed tag does, by weak comparison (a `W/` prefix is ignored). A
- * value holding no entity tag matches nothing, so the full answer is sent.
+ * Whether an `If-None-Match` value matches an entity tag [RFC 9110 §13.1.2]: `*` matches any representation, otherwise any listed
+ * tag by weak comparison (a `W/` prefix is ignored); a value holding no entity tag matches nothing, so the full answer is sent.
  */
 export function matchesIfNoneMatch(ifNoneMatch: string | undefined, entityTag: string): boolean {
   if (ifNoneMatch === undefined) return false;

@@ -25,9 +25,8 @@ export function refusalOf(check: string): string | undefined {
 }
 
 /**
- * For each refusal of ORDER_OF_CHECKS, one line on what gets a request past it: advice, not a rule
- * (the rules are the list and the answer). test/extras/docs-site/reference/explanations.test.ts
- * fails when a check refuses with an answer that has no line here.
+ * For each refusal of ORDER_OF_CHECKS, one line on what gets a request past it: advice, not a rule (the rules are the list and
+ * the answer). test/extras/docs-site/reference/explanations.test.ts fails when a refusal has no line here.
  */
 export const PAST_EACH_CHECK: Readonly<Record<string, string>> = {
   400: 'Send exactly one valid `Host`: a host name or address and an optional port.',

@@ -34,10 +34,7 @@ export interface HeldClausesOptions {
   filesUrl: string | undefined;
 }
 
-/**
- * The interface's text (HTML) with, at the end of each numbered section, the clauses that cite it
- * (docs/spec-conformance.md's table, generated into conformance-map.json), each with the code and tests that hold it.
- */
+/** The interface's text (HTML) with, at the end of each numbered section, the clauses of docs/spec-conformance.md that cite it. */
 export function textWithHeldClauses(html: string, clauses: readonly HeldClause[], options: HeldClausesOptions): string {
   const where = options.filesUrl === undefined ? 'paths from the root of a clone of the repository' : 'each file linked in the repository';
   return html.split(/(?=<h[23] id="spec-)/).map((part) => {

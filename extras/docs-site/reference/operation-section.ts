@@ -33,10 +33,7 @@ function exampleHtml(example: DocumentExample): string {
   return `<figure class="example"><figcaption>${caption}${description}</figcaption>${jsonBlock(example.value)}</figure>`;
 }
 
-/**
- * A body's schema and examples (one built from the schema when the document holds none): the first
- * shown when `isShown` (a request, a success), the others behind a disclosure to keep the page short.
- */
+/** A body's schema and examples (or one built from the schema): the first shown when `isShown`, the others behind a disclosure. */
 function bodyHtml(document: OpenApiDocument, media: OpenApiMediaType, isShown: boolean): string {
   const name = componentNameOf(media.schema);
   const narrowed = media.schema['allOf'];
@@ -127,10 +124,7 @@ function idempotencyField(operationId: string): string {
   return `<div class="field wide"><label for="${id}"><code>${IDEMPOTENCY_KEY}</code> <span class="hint">header, optional</span></label><div class="with-button"><input id="${id}" name="${IDEMPOTENCY_KEY}" type="text" data-in="header" autocomplete="off" spellcheck="false" aria-describedby="${id}-hint"><button type="button" class="secondary new-key" data-field="${id}">New key</button></div><p class="hint" id="${id}-hint">Press <em>New key</em>, then <em>Send</em> twice: the second answer replays the first (same <code>id</code>, <code>Idempotent-Replayed: true</code>) and no second animal is added.</p></div>`;
 }
 
-/**
- * The console of one operation: its fields, the body prefilled with the first request example (with a
- * button back to it), Send, and the box its answer fills.
- */
+/** The console of one operation: its fields, the body prefilled with the first request example, Send, and the box its answer fills. */
 function consoleHtml(document: OpenApiDocument, view: OperationView): string {
   const operationId = escapeHtml(view.operationId);
   const parameters = view.parameters.filter((parameter) => parameter.name !== IDEMPOTENCY_KEY);
@@ -148,10 +142,7 @@ function consoleHtml(document: OpenApiDocument, view: OperationView): string {
   return `<h3 id="${operationId}-try">Try it</h3>${form}<div class="result" data-operation="${operationId}" aria-live="polite"><p class="hint">The answer appears here: status line, time, headers and body, and the same request in curl, JavaScript <code>fetch</code> and <code>PetstoreClient</code>, each with a copy button.</p></div>`;
 }
 
-/**
- * A link to the operation's console, which starts thousands of pixels below its heading; its name
- * says which console, as the page has one per operation.
- */
+/** A link to the operation's console, thousands of pixels below its heading, named after the operation as the page has one per operation. */
 export function tryLink(view: OperationView): string {
   return `<a class="try-link" href="#${escapeHtml(view.operationId)}-try" aria-label="Try it: ${view.method} ${escapeHtml(view.fullPath)}">Try it</a>`;
 }

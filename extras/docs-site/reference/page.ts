@@ -23,9 +23,8 @@ function constantOf(operation: OpenApiOperation, name: string): string | undefin
 }
 
 /**
- * What the page says of a deprecated operation, from the headers the document says it sends: since
- * when (`Deprecation: @seconds`, RFC 9745), until when (`Sunset`, RFC 8594), and its successor
- * (`Link: rel="successor-version"`), linked to the successor's own section.
+ * What the page says of a deprecated operation, from the headers the document says it sends: since when (`Deprecation`, RFC 9745),
+ * until when (`Sunset`, RFC 8594), and its successor (`Link: rel="successor-version"`), linked to the successor's own section.
  */
 function deprecationHtml(operation: OpenApiOperation, views: readonly Omit<OperationView, 'deprecationHtml' | 'decisions'>[]): string | undefined {
   if (operation.deprecated !== true) return undefined;
