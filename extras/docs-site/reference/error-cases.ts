@@ -29,11 +29,10 @@ export function errorCasesOf(response: OpenApiResponse): ErrorCaseText[] {
   const schema = response.content?.['application/json']?.schema;
   const codes = schema === undefined ? [] : narrowedCodes(schema);
   const { description } = response;
-  const starts = codes.map((code) => description.indexOf(`\`${code}\`: `));
-  return codes.map((code, index) => {
-    const start = starts[index] ?? -1;
+  const starts = codes.map((code) => ({ code, start: description.indexOf(`\`${code}\`: `) }));
+  return starts.map(({ code, start }) => {
     // What follows "`code`: " up to the next code's sentence, wherever the description lists it.
-    const end = Math.min(description.length, ...starts.filter((other) => other > start));
+    const end = Math.min(description.length, ...starts.map((other) => other.start).filter((other) => other > start));
     return { code, when: start === -1 ? undefined : description.slice(start + code.length + 4, end).trim() };
   });
 }
