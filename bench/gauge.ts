@@ -23,7 +23,7 @@ and its table goes in the change's description.
 Options:
   --against <rev>   the revision to compare with (default: v3.0.0 when that tag exists, else 762c6c9,
                     the commit 3.0.0 was released from), or \`lean-fastify\`: fastify 5 as a user
-                    writes it (bench/servers/lean-fastify.ts, started as \`npm run bench\` starts it)
+                    writes it (bench/servers/fastify.ts's lean server, started as \`npm run bench\` starts it)
   --node <major>    run both servers (and the build) on the latest release of that Node major, as
                     \`npm run bench -- --node <major>\` does
   --rounds <n>      rounds, each with a fresh process of each build (default 4)
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
   const summaries = samples.map(summariseRoute);
   const loadAfter = loadavg();
   log('');
-  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${against === LEAN_FASTIFY ? 'bench/servers/lean-fastify.ts' : startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${against === LEAN_FASTIFY ? 'bench/servers/fastify.ts, its lean server' : startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   log('');
   log(gaugeTable(summaries, againstRevision));
   const slower = summaries.filter((summary) => summary.isSlower);
