@@ -71,21 +71,15 @@ export interface Petstore extends PetstoreApi {
   close(): Promise<void>;
 }
 
-/** A storage returned something that breaks the id policy: a defect in the storage, not in the request. */
-function storageDefect(message: string): PetstoreError {
-  return new PetstoreError('internal_error', `Storage defect: ${message}`);
-}
-
 /** The pet as the engine hands it out: frozen, so no caller can change what the store holds. */
 function sealed(pet: Pet): Pet {
   return Object.isFrozen(pet) ? pet : freezePet(pet.id, pet);
 }
 
+/** The stored pet, unless its id breaks the id policy: a defect in the storage, not in the request. */
 function checkAssignedId(pet: Pet): Pet {
-  if (!(Number.isSafeInteger(pet.id) && pet.id > 0)) {
-    throw storageDefect(`insert returned id ${String(pet.id)}, not a positive safe integer`);
-  }
-  return pet;
+  if (Number.isSafeInteger(pet.id) && pet.id > 0) return pet;
+  throw new PetstoreError('internal_error', `Storage defect: insert returned id ${String(pet.id)}, not a positive safe integer`);
 }
 
 /** One page of listPets and whether a next one exists [spec 4.1]; `query` is checked as untrusted. */

@@ -144,9 +144,7 @@ export function validationError(action: string, details: readonly ErrorDetail[],
  */
 export function validateNewPet(input: unknown): NewPet {
   const action = 'Cannot create pet';
-  if (!isPlainObject(input)) {
-    throw validationError(action, [{ field: '', message: `The body must be a JSON object, not ${describe(input)}` }]);
-  }
+  if (!isPlainObject(input)) throw validationError(action, [{ field: '', message: `The body must be a JSON object, not ${describe(input)}` }]);
   const details: ErrorDetail[] = [];
   let keys: string[];
   try {
@@ -154,9 +152,7 @@ export function validateNewPet(input: unknown): NewPet {
   } catch {
     throw validationError(action, [{ field: '', message: 'The body could not be read as a JSON object' }]);
   }
-  for (const key of keys) {
-    if (!KNOWN_FIELDS.has(key)) details.push({ field: key, message: `\`${key}\` is not a field of NewPet (allowed: ${FIELD_LIST})` });
-  }
+  for (const key of keys) if (!KNOWN_FIELDS.has(key)) details.push({ field: key, message: `\`${key}\` is not a field of NewPet (allowed: ${FIELD_LIST})` });
 
   const name = ownValue(input, 'name');
   let validName: string | undefined;

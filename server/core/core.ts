@@ -296,8 +296,7 @@ function splitTarget(target: string): { path: string; query: string } {
 
 /** Checks the options every adapter shares, with the message naming the adapter's own function. */
 function checkOptions(caller: string, basePath: string, bodyLimit: number): void {
-  if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {
-    throw new TypeError(`${caller}: \`basePath\` must be empty or start with "/" and not end with "/"`);
-  }
+  const isBasePath = basePath === '' || (basePath.startsWith('/') && !basePath.endsWith('/'));
+  if (!isBasePath) throw new TypeError(`${caller}: \`basePath\` must be empty or start with "/" and not end with "/"`);
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) throw new TypeError(`${caller}: \`bodyLimit\` must be a positive integer`);
 }

@@ -58,11 +58,8 @@ export function jsonResponse(status: number, json: string | Uint8Array, headers:
 
 /** A text answer of `contentType`, not cached and not sniffed, like the JSON answers. */
 export function textResponse(status: number, text: string, contentType: string): BareResponse {
-  return {
-    status,
-    headers: ['Content-Type', contentType, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))],
-    body: text,
-  };
+  const headers = ['Content-Type', contentType, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(utf8Length(text))];
+  return { status, headers, body: text };
 }
 
 /** An answer without a body (204). */
