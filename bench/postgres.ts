@@ -5,7 +5,6 @@
  *
  *   npm run bench:postgres -- [--seconds 3] [--connections 32] [--rounds 3]
  *   npm run bench:postgres -- --only against --against <git revision>
- *   npm run bench:postgres -- --only statements
  *   npm run bench:postgres -- --only scale [--warm-up 5] [--skip-build] [--server-node-arguments=--cpu-prof]
  *
  * Needs wrk (Debian: apt-get install wrk) and the PostgreSQL server binaries; starts a throwaway
@@ -24,10 +23,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
-import type { PetStorage } from '../lib/index.js';
 import { createPostgresStorage } from '../extras/postgres/index.js';
-import { createOrderedPostgresStorage } from '../extras/postgres/storage.js';
-import type { PostgresOrdering } from '../extras/postgres/storage.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
 import { startCommandOf, startCommandText, withRevisionBuild } from './against.js';
@@ -79,7 +75,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
-    only: { type: 'string', default: 'http,ordering' },
+    only: { type: 'string', default: 'http' },
     'commit-latency': { type: 'string', default: '5' },
     against: { type: 'string' },
     'server-node-arguments': { type: 'string', default: '' },
@@ -91,9 +87,14 @@ const { values: options } = parseArgs({
 const ROUNDS = Number(options.rounds);
 const SECONDS = Number(options.seconds);
 const CONNECTIONS = Number(options.connections);
-/** Which sections to run: `http` (server processes under wrk), `ordering` (the insert lock against claims, in-process), `statements` (unnamed against named statements, in-process) and `against` (this build against `--against <revision>`). */
+/**
+ * Which sections to run: `http` (server processes under wrk), `against` (this build against
+ * `--against <revision>`) and `scale` (issue 41). The in-process comparisons of the insert lock
+ * against claims (`ordering`) and of unnamed against named statements (`statements`) were run
+ * from commit 8f31560 and before; their figures are in bench/RESULTS-postgres.md.
+ */
 const SECTIONS: ReadonlySet<string> = new Set(options.only.split(','));
-/** Milliseconds every create of the ordering section's slow-commit runs spends in its transaction after its insert. */
+/** The mean commit latency (ms) an insert statement pays in the `against` and `scale` sections. */
 const COMMIT_LATENCY_MS = Number(options['commit-latency']);
 /** Seconds of load on fresh server processes before the `scale` section measures. */
 const WARM_UP_SECONDS = Number(options['warm-up']);
@@ -242,236 +243,6 @@ function fixed(value: number, decimals: number): string {
 type Print = (line: string) => void;
 type Pick = (key: string, operation: 'create' | 'list', field: keyof Measurement) => number;
 type Spread = (key: string, operation: 'create' | 'list') => string;
-
-/** Storage "server processes" of the ordering section, each with its own pool; the clients are spread over them. */
-const ORDERING_PROCESSES = 4;
-/** A copy of the prefilled table whose creates spend COMMIT_LATENCY_MS in their transaction, as a slow commit would. */
-const SLOW_COMMIT_TABLE = 'pets_slow_commit';
-const ORDERINGS: readonly PostgresOrdering[] = ['lock', 'claims'];
-
-/** What one in-process run of the ordering section measured for one operation. */
-interface Throughput {
-  operationsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** CPU time per operation (of all operations in the run) of PostgreSQL (all its processes) and of this process (the storages and the pg driver). */
-  databaseCpuMicroseconds: number;
-  clientCpuMicroseconds: number;
-  errors: number;
-}
-
-/** An operation a client loop repeats. */
-interface Operation {
-  name: 'create' | 'list';
-  run: (storage: PetStorage) => Promise<unknown>;
-}
-
-/** One configuration of the ordering section: a table and the operations its clients run, assigned in turn. */
-interface OrderingCell {
-  description: string;
-  table: string;
-  latencyMs: number;
-  operations: readonly Operation[];
-}
-
-const CREATE: Operation = { name: 'create', run: (storage) => storage.insert({ name: 'bench pet', categoryId: 7, status: 'available' }) };
-const LIST: Operation = {
-  name: 'list',
-  run: (storage) => storage.list({ status: 'available', after: Math.floor(Math.random() * (LIST_AFTER_RANGE + 1)), limit: 20 }),
-};
-
-function orderingCells(): OrderingCell[] {
-  const slow = { table: SLOW_COMMIT_TABLE, latencyMs: COMMIT_LATENCY_MS };
-  return [
-    { description: 'creates', table: 'pets', latencyMs: 0, operations: [CREATE] },
-    { description: 'creates', ...slow, operations: [CREATE] },
-    { description: 'lists', table: 'pets', latencyMs: 0, operations: [LIST] },
-    { description: 'half creates, half lists', ...slow, operations: [CREATE, LIST] },
-  ];
-}
-
-/** Runs CONNECTIONS client loops over the storages for `seconds`; returns, per operation, the latencies of those that finished in time. */
-async function runClients(storages: readonly PetStorage[], cell: OrderingCell, seconds: number): Promise<{ latencies: Map<string, number[]>; errors: number }> {
-  const deadline = performance.now() + seconds * 1000;
-  const latencies = new Map<string, number[]>(cell.operations.map((operation) => [operation.name, []]));
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, index) => {
-      const storage = storages[index % storages.length] as PetStorage;
-      const operation = cell.operations[index % cell.operations.length] as Operation;
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        try {
-          await operation.run(storage);
-          if (performance.now() < deadline) latencies.get(operation.name)?.push(performance.now() - started);
-        } catch {
-          errors++;
-        }
-      }
-    }),
-  );
-  return { latencies, errors };
-}
-
-/** Measures one cell with one ordering on fresh pools, as fresh server processes would start. */
-async function measureOrdering(databaseUrl: string, cell: OrderingCell, ordering: PostgresOrdering, isNamed = false): Promise<Map<string, Throughput>> {
-  const pools = Array.from({ length: ORDERING_PROCESSES }, () => new pg.Pool({ connectionString: databaseUrl, max: Math.ceil(CONNECTIONS / ORDERING_PROCESSES) }));
-  try {
-    const storages = await Promise.all(
-      pools.map((pool) =>
-        createOrderedPostgresStorage({ query: pool.query.bind(pool), ...(isNamed ? { preparedQuery: (statement) => pool.query(statement) } : {}), table: cell.table }, ordering),
-      ),
-    );
-    await runClients(storages, cell, 1);
-    const databasePids = await clusterPids(databaseDirectory);
-    const [databaseBefore, clientBefore] = [await totalTicks(databasePids), process.cpuUsage()];
-    const { latencies, errors } = await runClients(storages, cell, SECONDS);
-    const [databaseAfter, client] = [await totalTicks(databasePids), process.cpuUsage(clientBefore)];
-    const count = Math.max(1, [...latencies.values()].reduce((sum, runs) => sum + runs.length, 0));
-    const measured = new Map<string, Throughput>();
-    for (const [name, runs] of latencies) {
-      const sorted = [...runs].sort((left, right) => left - right);
-      measured.set(name, {
-        operationsPerSecond: runs.length / SECONDS,
-        p50Ms: sorted[Math.floor(sorted.length * 0.5)] ?? Number.NaN,
-        p99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,
-        databaseCpuMicroseconds: ((databaseAfter - databaseBefore) * (1_000_000 / TICKS_PER_SECOND)) / count,
-        clientCpuMicroseconds: (client.user + client.system) / count,
-        errors,
-      });
-    }
-    return measured;
-  } finally {
-    await Promise.all(pools.map((pool) => pool.end()));
-  }
-}
-
-/** A prefilled copy of the pets table with a trigger that sleeps COMMIT_LATENCY_MS at the end of every insert statement, before its commit. */
-async function prepareSlowCommitTable(pool: pg.Pool): Promise<void> {
-  await prefill(pool, SLOW_COMMIT_TABLE);
-  await pool.query(`CREATE FUNCTION ${SLOW_COMMIT_TABLE}_sleep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(${COMMIT_LATENCY_MS / 1000}); RETURN NULL; END $$`);
-  // An AFTER STATEMENT trigger fires once the whole insert statement is done (claims included) and
-  // before the commit: once per transaction, as a commit's latency is, however many rows it holds.
-  await pool.query(`CREATE TRIGGER slow_commit AFTER INSERT ON ${SLOW_COMMIT_TABLE} FOR EACH STATEMENT EXECUTE FUNCTION ${SLOW_COMMIT_TABLE}_sleep()`);
-}
-
-function orderingKey(cell: OrderingCell, operation: Operation, ordering: PostgresOrdering): string {
-  return `${cell.description} ${cell.latencyMs} ${operation.name} ${ordering}`;
-}
-
-/** Runs every cell with both orderings in each round, alternating which ordering goes first. */
-async function runOrderingRounds(databaseUrl: string): Promise<Map<string, Throughput[]>> {
-  const results = new Map<string, Throughput[]>();
-  for (let round = 1; round <= ROUNDS; round++) {
-    process.stderr.write(`ordering round ${round} of ${ROUNDS}\n`);
-    const orderings = round % 2 === 1 ? ORDERINGS : [...ORDERINGS].reverse();
-    for (const cell of orderingCells()) {
-      for (const ordering of orderings) {
-        const measured = await measureOrdering(databaseUrl, cell, ordering);
-        for (const operation of cell.operations) {
-          const key = orderingKey(cell, operation, ordering);
-          results.set(key, [...(results.get(key) ?? []), measured.get(operation.name) as Throughput]);
-        }
-      }
-    }
-  }
-  return results;
-}
-
-function printOrdering(print: Print, results: ReadonlyMap<string, readonly Throughput[]>): void {
-  print(row(['clients run', 'simulated commit latency', 'operation', 'lock: ops/s', '(range)', 'claims: ops/s', '(range)', 'claims / lock', 'p50 ms lock / claims', 'p99 ms lock / claims', 'PostgreSQL CPU µs/op lock / claims', 'client CPU µs/op lock / claims']));
-  print(row(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-  for (const cell of orderingCells()) {
-    for (const operation of cell.operations) {
-      const [lock, claims] = ORDERINGS.map((ordering) => results.get(orderingKey(cell, operation, ordering)) ?? []) as [readonly Throughput[], readonly Throughput[]];
-      const pick = (runs: readonly Throughput[], field: keyof Throughput): number => median(runs.map((run) => run[field]));
-      const range = (runs: readonly Throughput[]): string => `${fixed(Math.min(...runs.map((run) => run.operationsPerSecond)), 0)}–${fixed(Math.max(...runs.map((run) => run.operationsPerSecond)), 0)}`;
-      const both = (field: keyof Throughput, decimals: number): string => `${fixed(pick(lock, field), decimals)} / ${fixed(pick(claims, field), decimals)}`;
-      // The median of the ratios within each round: both orderings ran minutes apart at most, under the same background load.
-      const ratio = median(claims.map((run, round) => run.operationsPerSecond / (lock[round]?.operationsPerSecond ?? Number.NaN)));
-      print(
-        row([
-          cell.description,
-          cell.latencyMs === 0 ? 'none' : `${cell.latencyMs} ms`,
-          operation.name,
-          fixed(pick(lock, 'operationsPerSecond'), 0),
-          range(lock),
-          fixed(pick(claims, 'operationsPerSecond'), 0),
-          range(claims),
-          `**${fixed(ratio, 2)}×**`,
-          both('p50Ms', 2),
-          both('p99Ms', 1),
-          both('databaseCpuMicroseconds', 0),
-          both('clientCpuMicroseconds', 0),
-        ]),
-      );
-    }
-  }
-}
-
-/** The ordering section: creates and lists with the insert lock against claims, in-process, same run. */
-async function runOrderingBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
-  await prepareSlowCommitTable(pool);
-  const results = await runOrderingRounds(databaseUrl);
-  print(`## Create ordering: the insert lock (before) against claims (now), ${CONNECTIONS} clients, in-process`);
-  print('');
-  print(
-    `${ORDERING_PROCESSES} storages ("server processes") in this process, each on its own pool of ${Math.ceil(CONNECTIONS / ORDERING_PROCESSES)} connections, ${CONNECTIONS} client loops spread over them; `
-    + `${SECONDS} s per run after a 1 s warm-up on fresh pools; medians over ${ROUNDS} rounds, both orderings in every round (alternating which goes first); claims / lock is the median of the ratios within each round. `
-    + `The simulated commit latency is an AFTER INSERT trigger sleeping ${COMMIT_LATENCY_MS} ms at the end of every insert statement, inside its transaction: the insert lock is held through it, as through a slow WAL flush, so the lock caps creates at 1 / ${COMMIT_LATENCY_MS} ms = ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s. `
-    + 'CPU per operation counts all operations of the run.',
-  );
-  print('');
-  printOrdering(print, results);
-  const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
-  print('');
-  print(`Errors over all runs: ${errors}.`);
-}
-
-/** The statements section's two ways of sending statements: unnamed (parsed and planned on every call) and named (once per connection). */
-const STATEMENT_KINDS = ['unnamed', 'named'] as const;
-
-/** The statements section: claims with unnamed against named statements, in-process, same rounds, alternating which goes first. */
-async function runStatementsBenchmark(pool: pg.Pool, databaseUrl: string, print: Print): Promise<void> {
-  await prepareSlowCommitTable(pool);
-  const results = new Map<string, Throughput[]>();
-  for (let round = 1; round <= ROUNDS; round++) {
-    process.stderr.write(`statements round ${round} of ${ROUNDS}\n`);
-    for (const cell of orderingCells()) {
-      for (const kind of round % 2 === 1 ? STATEMENT_KINDS : [...STATEMENT_KINDS].reverse()) {
-        const measured = await measureOrdering(databaseUrl, cell, 'claims', kind === 'named');
-        for (const operation of cell.operations) {
-          const key = `${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`;
-          results.set(key, [...(results.get(key) ?? []), measured.get(operation.name) as Throughput]);
-        }
-      }
-    }
-  }
-  print(`## Statements: unnamed (before) against named prepared statements (now), ${CONNECTIONS} clients, in-process`);
-  print('');
-  print(
-    `${ORDERING_PROCESSES} storages in this process, each on its own pool of ${Math.ceil(CONNECTIONS / ORDERING_PROCESSES)} connections, ${CONNECTIONS} client loops; the same build, given \`preparedQuery\` or not; `
-    + `${SECONDS} s per run after a 1 s warm-up on fresh pools; medians over ${ROUNDS} rounds, both kinds in every round (alternating which goes first); named / unnamed is the median of the ratios within each round. `
-    + `The simulated commit latency is an AFTER INSERT trigger sleeping ${COMMIT_LATENCY_MS} ms once inside every insert statement's transaction, however many creates it carries (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s).`,
-  );
-  print('');
-  print(row(['clients run', 'simulated commit latency', 'operation', 'unnamed: ops/s', '(range)', 'named: ops/s', '(range)', 'named / unnamed', 'p99 ms unnamed / named', 'PostgreSQL CPU µs/op unnamed / named', 'client CPU µs/op unnamed / named']));
-  print(row(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-  for (const cell of orderingCells()) {
-    for (const operation of cell.operations) {
-      const [unnamed, named] = STATEMENT_KINDS.map((kind) => results.get(`${cell.description} ${cell.latencyMs} ${operation.name} ${kind}`) ?? []) as [Throughput[], Throughput[]];
-      const pick = (runs: readonly Throughput[], field: keyof Throughput): number => median(runs.map((run) => run[field]));
-      const range = (runs: readonly Throughput[]): string => `${fixed(Math.min(...runs.map((run) => run.operationsPerSecond)), 0)}–${fixed(Math.max(...runs.map((run) => run.operationsPerSecond)), 0)}`;
-      const both = (field: keyof Throughput, decimals: number): string => `${fixed(pick(unnamed, field), decimals)} / ${fixed(pick(named, field), decimals)}`;
-      const ratio = median(named.map((run, round) => run.operationsPerSecond / (unnamed[round]?.operationsPerSecond ?? Number.NaN)));
-      print(row([cell.description, cell.latencyMs === 0 ? 'none' : `${cell.latencyMs} ms`, operation.name, fixed(pick(unnamed, 'operationsPerSecond'), 0), range(unnamed), fixed(pick(named, 'operationsPerSecond'), 0), range(named), `**${fixed(ratio, 2)}×**`, both('p99Ms', 1), both('databaseCpuMicroseconds', 0), both('clientCpuMicroseconds', 0)]));
-    }
-  }
-  const errors = [...results.values()].flat().reduce((sum, run) => sum + run.errors, 0);
-  print('');
-  print(`Errors over all runs: ${errors}.`);
-  print('');
-}
 
 interface WrkScripts {
   directory: string;
@@ -985,8 +756,6 @@ async function main(): Promise<void> {
     print('');
     await prefill(pool, 'pets');
     if (isHttp) await runHttpBenchmark(pool, cluster.url, print);
-    if (SECTIONS.has('ordering')) await runOrderingBenchmark(pool, cluster.url, print);
-    if (SECTIONS.has('statements')) await runStatementsBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('scale')) await runScaleBenchmark(pool, cluster.url, print);
     if (SECTIONS.has('against') && options.against !== undefined) await runAgainstBenchmark(pool, cluster.url, options.against, print);
   } finally {
