@@ -23,7 +23,7 @@ const CLAIM_CLASSID_LAST = CLAIM_CLASSID + 2 ** 21 - 1;
  * How creates keep the `after` cursor exact (docs/postgres.md, "Ids and the `after` cursor"):
  * - `claims`: creates run in parallel; each publishes, before it takes its id, a claim that no
  *   list may pass, and lists stop below the lowest claim of a create still in flight.
- * - `lock`: the earlier design, kept so the benchmark can measure against it: one exclusive lock
+ * - `lock`: the earlier design, kept for the tests that show what the claims prevent: one exclusive lock
  *   per table serialises creates, so ids commit in order and lists need no bound. Lists in this
  *   mode are exact only while every process on the table uses it too.
  */

@@ -245,7 +245,7 @@ export function createPostgresStorage(options: PostgresStorageOptions): Promise<
 
 /**
  * createPostgresStorage() with a choice of ordering; `lock` is the earlier design, which
- * serialises creates, kept for the benchmark to measure against. Not part of the package's API.
+ * serialises creates, kept for the tests that show what the claims prevent. Not part of the package's API.
  */
 export async function createOrderedPostgresStorage(options: PostgresStorageOptions, ordering: PostgresOrdering): Promise<PostgresStorage> {
   const table = parseTableName(options.table ?? DEFAULT_TABLE);
