@@ -117,25 +117,6 @@ export async function journalPathOf(fileSystem: StorageFileSystem, path: string)
   }
 }
 
-/** The refusal of a journal with more than one name: a server opened under another name would take another lock and write it too. */
-function secondNameError(path: string, links: number): PetstoreError {
-  return new PetstoreError(
-    'unavailable',
-    `Cannot open data file ${path}: it has ${links} names (hard links), so a server started on another of them would take another lock and write the same file. `
-      + `Remove the other names (\`find / -xdev -samefile ${path}\` lists them); to keep a copy, copy the file instead of linking it.`,
-  );
-}
-
-/** The refusal of a journal whose own lock another open of it holds: a server on another path to the same file. */
-function inUseError(path: string): PetstoreError {
-  return new PetstoreError(
-    'unavailable',
-    `Data file ${path} is in use: another process holds the file itself open and locked, through this path or another path to the same file `
-      + '(a bind mount of the file, as Docker file mounts and Kubernetes subPath make; the file moved or linked elsewhere). '
-      + `Only one writer may open it; stop the other one first (\`fuser -v ${path}\` names it).`,
-  );
-}
-
 /**
  * Opens the journal for reading and appending, creating it when missing and writing the header into
  * an empty file, and locks the open file itself where the file system can (`lock`: what that said);
@@ -157,10 +138,20 @@ export async function openJournal(
     }
   }
   try {
+    // A server opened under another name would take another lock and write the same file.
     const links = await file.linkCount?.();
-    if (links !== undefined && links > 1) throw secondNameError(path, links);
+    if (links !== undefined && links > 1) {
+      throw new PetstoreError('unavailable', `Cannot open data file ${path}: it has ${links} names (hard links), `
+        + 'so a server started on another of them would take another lock and write the same file. '
+        + `Remove the other names (\`find / -xdev -samefile ${path}\` lists them); to keep a copy, copy the file instead of linking it.`);
+    }
+    // Another open of the file holds its own lock: a server on another path to the same file.
     const lock = await file.lock?.();
-    if (lock?.state === 'busy') throw inUseError(path);
+    if (lock?.state === 'busy') {
+      throw new PetstoreError('unavailable', `Data file ${path} is in use: another process holds the file itself open and locked, `
+        + 'through this path or another path to the same file (a bind mount of the file, as Docker file mounts and Kubernetes subPath make; '
+        + `the file moved or linked elsewhere). Only one writer may open it; stop the other one first (\`fuser -v ${path}\` names it).`);
+    }
     let size = await file.size();
     // An empty file (made by `touch` or `mktemp`) holds nothing to lose: it becomes an empty journal.
     if (size === 0 && mayCreate) {
@@ -251,10 +242,8 @@ interface Replayed {
  * fails its checksum rather than being misread).
  */
 async function raiseVersion(path: string, file: StorageFile): Promise<void> {
-  const header = encodeHeader();
   try {
-    if ((await file.write(header, 0, header.length, 0)) !== header.length) throw new Error('short write of the journal header');
-    await file.datasync();
+    await writeHeader(file);
   } catch (error) {
     throw new PetstoreError('unavailable', `Cannot create pet: raising data file ${path} to format version ${FORMAT_VERSION} failed: ${errorMessageOf(error)}`, { cause: error });
   }

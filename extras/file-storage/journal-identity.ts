@@ -1,57 +1,16 @@
 import { basename, dirname, join } from 'node:path';
 import { PetstoreError } from '../../lib/index.js';
-import { errorCode, errorMessageOf, synchronousFileSystem, syncDirectory } from './file-system.js';
+import { keepRange } from './damaged-tail.js';
+import { errorCode, errorMessageOf, synchronousFileSystem } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
 import type { OwnershipProblem } from './journal-writer.js';
 
 /** What names the copy of a replaced journal beside it: `<journal>.orphaned-<inode>`. */
 export const ORPHANED_INFIX = '.orphaned-';
 
-/** Bytes copied per read when a replaced journal is kept. */
-const COPY_CHUNK = 1_048_576;
-
 /** What a client is told once the journal was replaced under the server: no server path, and what happens next. */
 const REPLACED_MESSAGE = 'Cannot create pet: the server\'s data file was replaced, moved or removed on disk while the server had it open, so the pet was not stored. '
   + 'Creates stay refused until an operator restarts the server; every pet acknowledged before is kept.';
-
-/** The inode number of an identity `<dev>:<ino>`. */
-function inodeOf(identity: string): string {
-  return identity.slice(identity.indexOf(':') + 1);
-}
-
-/** What the journal's path names now: an identity, or undefined when it names nothing (removed or moved away). Other errors say nothing and are thrown. */
-async function identityNow(fileSystem: StorageFileSystem, path: string): Promise<string | undefined> {
-  try {
-    return await fileSystem.identity(path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Copies the held file's bytes to a new file at `target`, synced, with its directory. */
-async function copyHeld(file: StorageFile, fileSystem: StorageFileSystem, target: string): Promise<number> {
-  const size = await file.size();
-  const copy = await fileSystem.open(target, 'wx');
-  try {
-    const buffer = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(size, 1)));
-    for (let position = 0; position < size;) {
-      const count = await file.read(buffer, 0, Math.min(buffer.length, size - position), position);
-      if (count <= 0) throw new Error(`short read at byte ${position}`);
-      for (let written = 0; written < count;) {
-        const wrote = await copy.write(buffer, written, count - written, position + written);
-        if (wrote <= 0) throw new Error(`write(2) made no progress at byte ${position + written}`);
-        written += wrote;
-      }
-      position += count;
-    }
-    await copy.datasync();
-  } finally {
-    await copy.close();
-  }
-  await syncDirectory(fileSystem, dirname(target));
-  return size;
-}
 
 /**
  * Watches that the journal's path still names the file the server holds open (device and inode, by
@@ -93,9 +52,9 @@ export class JournalWatch {
     if (this.#found !== undefined) return this.#found;
     let current: string | undefined;
     try {
-      current = await identityNow(this.#fileSystem, this.#path);
-    } catch {
-      return undefined;
+      current = await this.#fileSystem.identity(this.#path);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') return undefined;
     }
     if (current === this.#identity) return undefined;
     this.#found ??= this.#keep(current);
@@ -108,10 +67,12 @@ export class JournalWatch {
     const what = current === undefined
       ? `was removed or moved away while this server had it open: the path names no file now, and this server writes file ${this.#identity} (device:inode)`
       : `was replaced while this server had it open: the path now names file ${current} (device:inode), not file ${this.#identity} that this server writes (a copy renamed over it, as rsync or a restore does)`;
-    const target = `${path}${ORPHANED_INFIX}${inodeOf(this.#identity)}`;
+    // The inode number of the identity `<dev>:<ino>`.
+    const target = `${path}${ORPHANED_INFIX}${this.#identity.slice(this.#identity.indexOf(':') + 1)}`;
     let kept: string;
     try {
-      const size = await copyHeld(this.#file, this.#fileSystem, target);
+      const size = await this.#file.size();
+      await keepRange(target, { fileSystem: this.#fileSystem, from: this.#file, range: { position: 0, length: size } });
       kept = `Everything this server wrote (${size} bytes) is kept in ${target}; the next start on ${path} refuses until an operator chooses between the two files, as its message says.`;
     } catch (error) {
       kept = `Keeping a copy of what this server wrote in ${target} failed (${errorMessageOf(error)}): the pets it acknowledged are only in the file it holds open, `

@@ -178,10 +178,7 @@ async function readLock(lockPath: string, fileSystem: StorageFileSystem): Promis
     throw error;
   }
   try {
-    const identity = await file.identity();
-    const buffer = Buffer.alloc(MAX_LOCK_SIZE);
-    const count = await file.read(buffer, 0, buffer.length, 0);
-    return { identity, content: buffer.toString('utf8', 0, count) };
+    return { identity: await file.identity(), content: await readContent(file) };
   } finally {
     await file.close().catch(() => undefined);
   }
@@ -369,13 +366,14 @@ class Lock implements HeldLock {
   }
 }
 
+/** The content of an open lock file now. */
+async function readContent(file: StorageFile): Promise<string> {
+  const buffer = Buffer.alloc(MAX_LOCK_SIZE);
+  const count = await file.read(buffer, 0, buffer.length, 0);
+  return buffer.toString('utf8', 0, count);
+}
+
 /** The content of the held lock file now, read through its open descriptor; undefined when that read fails. */
-async function readHeld(file: StorageFile): Promise<string | undefined> {
-  try {
-    const buffer = Buffer.alloc(MAX_LOCK_SIZE);
-    const count = await file.read(buffer, 0, buffer.length, 0);
-    return buffer.toString('utf8', 0, count);
-  } catch {
-    return undefined;
-  }
+function readHeld(file: StorageFile): Promise<string | undefined> {
+  return readContent(file).catch(() => undefined);
 }
