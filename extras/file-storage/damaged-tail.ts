@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { MAX_SAFE_ID, PetstoreError } from '../../lib/index.js';
 import { errorMessageOf, syncDirectory } from './file-system.js';
 import type { StorageFile, StorageFileSystem } from './file-system.js';
+import type { ScanResult } from './journal-scan.js';
 import { damagedRecordId, encodeReserveRecord, FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE, MIN_PAYLOAD_SIZE } from './journal-format.js';
 
 /**
@@ -108,24 +109,15 @@ export async function copyRange(from: StorageFile, options: { range: ByteRange; 
 }
 
 /** Where replay stands after a cut: the end to append at and the highest id in use. */
-export interface TailCut {
-  end: number;
-  highestId: number;
-}
+export type TailCut = Pick<ScanResult, 'end' | 'highestId'>;
 
-/** What cutDamagedTail needs besides the open journal: where replay stopped, and where notes go. */
-export interface TailCutOptions {
+/** What cutDamagedTail needs besides the open journal: where replay stopped (`end`, the pets before it and their highest id), and where notes go. */
+export interface TailCutOptions extends TailCut, Pick<ScanResult, 'pets'> {
   fileSystem: StorageFileSystem;
   /** The journal's path, for the side file's name and the messages. */
   path: string;
   /** The file's size: the damage runs from `end` to here. */
   size: number;
-  /** Where replay stopped: the end of the last intact record. */
-  end: number;
-  /** The highest id in use before `end`. */
-  highestId: number;
-  /** Pets replayed, for the note. */
-  pets: number;
   /** What is wrong at `end`. */
   reason: string;
   log: (line: string) => void;

@@ -175,34 +175,33 @@ function isPositiveSafeInteger(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }
 
-/** Why the fields of a pet payload are impossible, or undefined when they are fine. */
-function petFieldsProblem(statusCode: number, id: number, categoryId: number): string | undefined {
+/**
+ * The frozen pet of the pet payload at `at`, in freezePet's field order, its name bytes `nameStart`
+ * to `nameEnd`; or why its fields are impossible.
+ */
+function readPet(buffer: Buffer, at: number, nameStart: number, nameEnd: number): Pet | string {
+  const statusCode = buffer[at + 1] as number;
+  const id = buffer.readDoubleLE(at + 2);
+  const categoryId = buffer.readDoubleLE(at + 10);
   if (statusCode > PET_STATUSES.length) return `unknown status byte ${statusCode}`;
   if (!isPositiveSafeInteger(id)) return `id ${id} is not a positive safe integer`;
   if (!Number.isSafeInteger(categoryId)) return `categoryId ${categoryId} is not a safe integer`;
-  return undefined;
-}
-
-/** The frozen pet of a pet payload whose fields passed petFieldsProblem, in freezePet's field order; its name is bytes `nameStart` to `nameEnd`. */
-function petOf(buffer: Buffer, at: number, length: number, statusCode: number, id: number, categoryId: number, nameStart = at + PET_FIXED_SIZE, nameEnd = at + length): Pet {
   const name = buffer.toString('utf8', nameStart, nameEnd);
   return Object.freeze(statusCode === 0 ? { id, name, categoryId } : { id, name, categoryId, status: PET_STATUSES[statusCode - 1] as PetStatus });
 }
 
 /** The payload of an intact keyed pet record, checked field by field. */
 function decodeKeyedPet(buffer: Buffer, at: number, length: number, size: number): Frame {
-  const statusCode = buffer[at + 1] as number;
-  const id = buffer.readDoubleLE(at + 2);
-  const categoryId = buffer.readDoubleLE(at + 10);
   const nameSize = buffer.readUInt16LE(at + PET_FIXED_SIZE);
   const keySize = buffer[at + PET_FIXED_SIZE + 2] as number;
   const nameStart = at + KEYED_PET_FIXED_SIZE;
   const keyStart = nameStart + nameSize;
   const fingerprintStart = keyStart + keySize;
-  const reason = petFieldsProblem(statusCode, id, categoryId)
-    ?? (keySize === 0 || fingerprintStart > at + length ? `name and key lengths ${nameSize} and ${keySize} do not fit a ${length}-byte payload` : undefined);
-  if (reason !== undefined) return { kind: 'invalid', size, reason };
-  const pet = petOf(buffer, at, length, statusCode, id, categoryId, nameStart, keyStart);
+  const pet = readPet(buffer, at, nameStart, keyStart);
+  if (typeof pet === 'string') return { kind: 'invalid', size, reason: pet };
+  if (keySize === 0 || fingerprintStart > at + length) {
+    return { kind: 'invalid', size, reason: `name and key lengths ${nameSize} and ${keySize} do not fit a ${length}-byte payload` };
+  }
   const idempotency = { key: buffer.toString('latin1', keyStart, fingerprintStart), fingerprint: buffer.toString('utf8', fingerprintStart, at + length) };
   return { kind: 'pet', size, pet, idempotency };
 }
@@ -211,12 +210,8 @@ function decodeKeyedPet(buffer: Buffer, at: number, length: number, size: number
 function decodePayload(buffer: Buffer, at: number, length: number, size: number): Frame {
   const type = buffer[at] as number;
   if (type === PET_RECORD && length >= PET_FIXED_SIZE) {
-    const statusCode = buffer[at + 1] as number;
-    const id = buffer.readDoubleLE(at + 2);
-    const categoryId = buffer.readDoubleLE(at + 10);
-    const reason = petFieldsProblem(statusCode, id, categoryId);
-    if (reason !== undefined) return { kind: 'invalid', size, reason };
-    return { kind: 'pet', size, pet: petOf(buffer, at, length, statusCode, id, categoryId) };
+    const pet = readPet(buffer, at, at + PET_FIXED_SIZE, at + length);
+    return typeof pet === 'string' ? { kind: 'invalid', size, reason: pet } : { kind: 'pet', size, pet };
   }
   if (type === KEYED_PET_RECORD && length >= KEYED_PET_FIXED_SIZE) return decodeKeyedPet(buffer, at, length, size);
   if (type === RESERVE_RECORD && length === RESERVE_SIZE) {
@@ -238,11 +233,8 @@ export function readPetFrame(buffer: Buffer, start: number): Pet | undefined {
   const at = start + FRAME_HEADER_SIZE;
   if (length < PET_FIXED_SIZE || length > MAX_PAYLOAD_SIZE || at + length > buffer.length || buffer[at] !== PET_RECORD) return undefined;
   if (buffer.readUInt32LE(start) !== crc32(buffer.subarray(start + 4, at + length))) return undefined;
-  const statusCode = buffer[at + 1] as number;
-  const id = buffer.readDoubleLE(at + 2);
-  const categoryId = buffer.readDoubleLE(at + 10);
-  if (petFieldsProblem(statusCode, id, categoryId) !== undefined) return undefined;
-  return petOf(buffer, at, length, statusCode, id, categoryId);
+  const pet = readPet(buffer, at, at + PET_FIXED_SIZE, at + length);
+  return typeof pet === 'string' ? undefined : pet;
 }
 
 /** Reads the frame starting at `start` in `buffer` (whose end may be the end of the file or just of a chunk). */

@@ -2,6 +2,7 @@ import { PetstoreError } from '../../lib/index.js';
 import type { Pet } from '../../lib/index.js';
 import { errorMessageOf, errorCode, synchronousFile } from './file-system.js';
 import type { StorageFile } from './file-system.js';
+import { Appender } from './damaged-tail.js';
 import { FRAME_HEADER_SIZE, MAX_PAYLOAD_SIZE } from './journal-format.js';
 import type { Durability, JournalStats } from './journal-types.js';
 import { writeFailure } from './write-failure.js';
@@ -92,12 +93,7 @@ export class JournalWriter {
     if (this.#displacement !== undefined) return this.#displacement;
     // The lock only: the file's size is checked by the writer itself, between its own writes.
     const problem = await this.#options.ownership();
-    return problem === undefined ? this.#displacement : this.#displace(problem);
-  }
-
-  /** Stops acknowledging for good because of `problem`, found outside the writer's own checks (on close); logs it unless already displaced. */
-  displace(problem: OwnershipProblem): WriteFailure {
-    return this.#displace(problem);
+    return problem === undefined ? this.#displacement : this.displace(problem);
   }
 
   /** A copy of the counters. */
@@ -155,7 +151,10 @@ export class JournalWriter {
         break;
       }
       if (problem !== undefined) {
-        this.#rejectAll(batch, this.#displace(problem).createError);
+        // The batch and everything queued behind it.
+        const waiting = [...batch, ...this.#queue];
+        this.#queue = [];
+        for (const record of waiting) record.reject(this.displace(problem).createError);
         break;
       }
       for (const record of batch) {
@@ -217,8 +216,8 @@ export class JournalWriter {
       + 'Stop every other server on this data file, then restart this one.';
   }
 
-  /** Enters the displaced state for good (logging why, once) and returns it: creates answer 503 from now on. */
-  #displace(problem: OwnershipProblem | string): WriteFailure {
+  /** Enters the displaced state for good (logging why, once) and returns it: creates answer 503 from now on. Also called on close. */
+  displace(problem: OwnershipProblem | string): WriteFailure {
     if (this.#displacement !== undefined) return this.#displacement;
     const { reason, createMessage } = typeof problem === 'string' ? { reason: problem, createMessage: LOCK_LOST_MESSAGE } : problem;
     const displacement: WriteFailure = {
@@ -228,13 +227,6 @@ export class JournalWriter {
     this.#displacement = displacement;
     this.#note(`petstore: ${reason} Creates answer 503 from now on; reads still answer.`);
     return displacement;
-  }
-
-  /** Rejects a batch and everything queued behind it. */
-  #rejectAll(batch: readonly PendingRecord[], error: PetstoreError): void {
-    const waiting = [...batch, ...this.#queue];
-    this.#queue = [];
-    for (const record of waiting) record.reject(error);
   }
 
   /** Enters the failed state: logs the cause once per episode, cuts the unacknowledged bytes off, and rejects every waiting record. */
@@ -271,7 +263,11 @@ export class JournalWriter {
   async #attemptRecovery(): Promise<WriteFailure | undefined> {
     while (this.#running !== undefined) await this.#running;
     try {
-      await this.#writeProbe();
+      // PROBE_SIZE filler bytes at the end, synced; a crash before they are cut leaves a torn tail that opening cuts.
+      const probe = new Appender(this.#file);
+      probe.size = this.#end;
+      await probe.append(Buffer.alloc(PROBE_SIZE, PROBE_BYTE));
+      await this.#file.datasync();
       await this.#file.truncate(this.#end);
     } catch (error) {
       // Best effort, so a failed test write does not linger; the next attempt cuts first anyway.
@@ -281,18 +277,6 @@ export class JournalWriter {
     }
     this.#failure = undefined;
     return undefined;
-  }
-
-  /** Writes and syncs PROBE_SIZE filler bytes at the end; a crash before they are cut leaves a torn tail that opening cuts. */
-  async #writeProbe(): Promise<void> {
-    const probe = Buffer.alloc(PROBE_SIZE, PROBE_BYTE);
-    let written = 0;
-    while (written < probe.length) {
-      const count = await this.#file.write(probe, written, probe.length - written, this.#end + written);
-      if (count <= 0) throw new Error(`write(2) made no progress at byte ${this.#end + written}`);
-      written += count;
-    }
-    await this.#file.datasync();
   }
 
   /** A record is durable again: the episode is over. */
