@@ -60,11 +60,6 @@ export function oldSpaceLimit(maxOldSpaceMiB: number | undefined): number {
   return getHeapStatistics().heap_size_limit - LARGEST_YOUNG_GENERATION;
 }
 
-/** The old space a configuration gives, or this process's as V8's heap limit tells. */
-function oldSpaceOf(config: Pick<StorageConfig, 'oldSpace'>): number {
-  return config.oldSpace ?? oldSpaceLimit(undefined);
-}
-
 /** Heap bytes the pets may take in an old space of `oldSpace` bytes: 70% of it, less 32 MiB for the server (1,024 MiB: 684.8 MiB). */
 export function petMemoryBudget(oldSpace: number): number {
   return Math.max(0, Math.floor(oldSpace * PET_HEAP_SHARE - SERVER_RESERVE));
@@ -77,9 +72,10 @@ export function oldSpaceFor(petBytes: number): number {
 
 /**
  * The capacity of the storage a configuration names: for pets kept in this process's heap, the
- * memory budget and `--max-pets`; none for PostgreSQL, which keeps its pets in the database.
+ * memory budget of `oldSpace` (the configuration's, else as V8's heap limit tells) and `--max-pets`;
+ * none for PostgreSQL, which keeps its pets in the database.
  */
-export function capacityOf(config: Omit<StorageConfig, 'log'>, oldSpace: number = oldSpaceOf(config)): Capacity | undefined {
+export function capacityOf(config: Omit<StorageConfig, 'log'>, oldSpace = config.oldSpace ?? oldSpaceLimit(undefined)): Capacity | undefined {
   if (storageKindOf(config) === 'postgres') return undefined;
   const maxBytes = petMemoryBudget(oldSpace);
   return config.maxPets === undefined ? { maxBytes } : { maxBytes, maxPets: config.maxPets };
@@ -97,7 +93,7 @@ function capacityUsageError(error: CapacityError, oldSpace: number): UsageError 
 /** Opens the storage the configuration names; the in-memory storage when it names none. A data file that cannot fit its capacity is a UsageError. */
 export async function openStorage(config: StorageConfig): Promise<PetStorage | PostgresStorage> {
   if (config.dataFile !== undefined) {
-    const oldSpace = oldSpaceOf(config);
+    const oldSpace = config.oldSpace ?? oldSpaceLimit(undefined);
     const capacity = capacityOf(config, oldSpace);
     try {
       return await createFileStorage(config.dataFile, {

@@ -20,8 +20,6 @@ import { createStartupLog } from './startup-log.js';
 import type { SeedFile } from './seed-file.js';
 import type { ServeConfig } from './serve-config.js';
 
-const STOP_SIGNALS: readonly CliSignal[] = ['SIGTERM', 'SIGINT'];
-
 /** Opens the storage the configuration names (timed into `metrics` when given) and the engine over it. */
 async function openStore(config: ServeConfig, metrics: Metrics | undefined, io: CliIo, limiter: LogLimiter): Promise<Petstore> {
   const { log } = limiter;
@@ -91,7 +89,7 @@ function stopOnSignals(running: RunningServer, delaySeconds: number, io: CliIo, 
       },
     );
   };
-  for (const signal of STOP_SIGNALS) io.onSignal(signal, () => stop(signal));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) io.onSignal(signal, () => stop(signal));
 }
 
 /**

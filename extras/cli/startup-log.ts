@@ -1,19 +1,13 @@
-import type { LogEntry, Logger, LogLevel } from '../../server/node/index.js';
+import type { LogEntry, Logger } from '../../server/node/index.js';
 import { createLogWriter } from './log-writer.js';
+import type { LogWriterOptions } from './log-writer.js';
 import { LOG_LEVELS } from './settings.js';
 
 /** What starts every human-readable line the command writes on stderr. */
 export const HUMAN_PREFIX = 'petstore-reference: ';
 
-/** Options of createStartupLog. */
-export interface StartupLogOptions {
-  /** The least severe level written. */
-  level: LogLevel;
-  /** Receives each line of stderr, newline included. */
-  write: (line: string) => void;
-  /** The clock; a seam for tests. Default: the system clock. */
-  now?: () => Date;
-}
+/** Options of createStartupLog: those of the JSON log it writes through, whose `write` receives each line of stderr. */
+export type StartupLogOptions = LogWriterOptions;
 
 /**
  * The server's log while it starts. stderr carries JSON lines only once the server listens, and only
