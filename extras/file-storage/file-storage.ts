@@ -297,19 +297,6 @@ interface OpenJournal {
   raising: Promise<void> | undefined;
 }
 
-/** After a failed write, tries to make the journal writable again before a create; rejects with why not. */
-async function recover(journal: OpenJournal): Promise<void> {
-  const failure = await journal.writer.recover();
-  if (failure !== undefined) throw failure.createError;
-  refuseIfClosed(journal.closing, 'Cannot create pet');
-}
-
-/** Checks, without waiting, that a record can be appended now; `problem` is why this one cannot be written. */
-function checkAppendable(journal: OpenJournal, problem: string | undefined): void {
-  if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
-  if (journal.nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
-}
-
 /** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
 function raiseOnce(journal: OpenJournal): Promise<void> {
   journal.raising ??= raiseVersion(journal.path, journal.file).then(
@@ -324,26 +311,29 @@ function raiseOnce(journal: OpenJournal): Promise<void> {
   return journal.raising;
 }
 
-/** insert: a new pet's record, acknowledged once durable. */
-async function insert(journal: OpenJournal, pet: NewPet): Promise<Pet> {
+/** insert, and insertOnce's new record (with `idempotency`): a new pet's record, acknowledged once durable. */
+async function insert(journal: OpenJournal, pet: NewPet, idempotency?: IdempotencyRecord): Promise<Pet> {
   refuseIfClosed(journal.closing, 'Cannot create pet');
-  if (journal.writer.failure !== undefined) await recover(journal);
-  checkAppendable(journal, petRecordProblem(pet));
+  if (journal.writer.failure !== undefined) {
+    // After a failed write, the journal is made writable again before a create, or the create is refused with why not.
+    const failure = await journal.writer.recover();
+    if (failure !== undefined) throw failure.createError;
+    refuseIfClosed(journal.closing, 'Cannot create pet');
+  }
+  if (idempotency !== undefined && !journal.isRaised) {
+    await raiseOnce(journal);
+    refuseIfClosed(journal.closing, 'Cannot create pet');
+  }
+  const problem = petRecordProblem(pet) ?? (idempotency === undefined ? undefined : keyedPetRecordProblem(pet, idempotency));
+  if (problem !== undefined) throw new PetstoreError('validation_failed', `Cannot create pet: ${problem}`);
+  if (journal.nextId > MAX_SAFE_ID) throw new PetstoreError('unavailable', 'Cannot create pet: every id up to 2^53 - 1 has been used');
   const stored = freezePet(journal.nextId++, pet);
-  return journal.writer.append(encodePetRecord(stored), stored);
+  return journal.writer.append(idempotency === undefined ? encodePetRecord(stored) : encodeKeyedPetRecord(stored, idempotency), stored);
 }
 
 /** Appends the keyed record of a new pet; the key is remembered once the record is durable. */
 async function appendKeyed(journal: OpenJournal, pet: NewPet, idempotency: IdempotencyRecord): Promise<InsertOnceResult> {
-  refuseIfClosed(journal.closing, 'Cannot create pet');
-  if (journal.writer.failure !== undefined) await recover(journal);
-  if (!journal.isRaised) {
-    await raiseOnce(journal);
-    refuseIfClosed(journal.closing, 'Cannot create pet');
-  }
-  checkAppendable(journal, petRecordProblem(pet) ?? keyedPetRecordProblem(pet, idempotency));
-  const stored = freezePet(journal.nextId++, pet);
-  const committed = await journal.writer.append(encodeKeyedPetRecord(stored, idempotency), stored);
+  const committed = await insert(journal, pet, idempotency);
   journal.replayed.keys.add(committed, idempotency);
   return { pet: committed, fingerprint: idempotency.fingerprint, isReplay: false };
 }

@@ -132,20 +132,6 @@ export async function scanJournal(file: StorageFile, size: number, onPet: (pet: 
   return { end: offset, pets, highestId, damage: undefined };
 }
 
-/** Highest id in the intact records from `from` to the end of the file, skipping damaged bytes; 0 when none. */
-export async function highestIdFrom(file: StorageFile, size: number, from: number): Promise<number> {
-  const reader = new ChunkReader(file, size);
-  let highestId = 0;
-  let offset = await findIntactFrame(reader, from);
-  while (offset !== undefined) {
-    const frame = await reader.frameAt(offset);
-    if (frame.kind === 'pet') highestId = Math.max(highestId, frame.pet.id);
-    if (frame.kind === 'reserve') highestId = Math.max(highestId, frame.id);
-    offset = await findIntactFrame(reader, offset + frame.size);
-  }
-  return highestId;
-}
-
 /** A stretch of a journal as salvage sees it: a record to keep as it is, or bytes to drop. */
 export type SalvagePiece =
   /** `id`: the pet's, or the reserved one. */

@@ -6,7 +6,7 @@ import { journalPathOf, LOCK_SUFFIX, openJournal } from './file-storage.js';
 import { Appender, copyRange, judgeTail, MAX_FRAME_SIZE, readBytes, sideFilePath } from './damaged-tail.js';
 import type { DamagedTail } from './damaged-tail.js';
 import { encodeReserveRecord, HEADER_SIZE } from './journal-format.js';
-import { highestIdFrom, salvageJournal, scanJournal } from './journal-scan.js';
+import { salvageJournal, scanJournal } from './journal-scan.js';
 import { acquireLock } from './lock-file.js';
 
 /** Options of repairFile. */
@@ -78,7 +78,11 @@ async function repairOpenJournal(fileSystem: StorageFileSystem, path: string, fi
     const scan = await scanJournal(file, size, () => undefined);
     const damage = scan.damage;
     if (damage === undefined) return healthyReport(path, scan.pets);
-    const beyond = await highestIdFrom(file, size, damage.offset + 1);
+    // The highest id of an intact record anywhere, after the damage too: salvage's walk meets every one whose id could be higher.
+    let beyond = 0;
+    await salvageJournal(file, size, async (piece) => {
+      if (piece.kind === 'record') beyond = Math.max(beyond, piece.id);
+    });
     const backupPath = sideFilePath(path, 'bak');
     step = `copying it to ${backupPath}`;
     await backUp(fileSystem, path, backupPath);

@@ -20,17 +20,13 @@ const ADVICE: Readonly<Record<string, string>> = {
 
 const DEFAULT_ADVICE = 'Fix the cause above';
 
-/** The cause as shown to operators: Node's message, with the errno in front when the message lacks it. */
-function describeCause(cause: unknown): string {
-  const code = errorCode(cause);
-  const message = errorMessageOf(cause);
-  return code === undefined || message.includes(code) ? message : `${code}: ${message}`;
-}
-
 /** The errors for a journal at `path` whose latest write, sync or cut failed with `cause`. */
 export function writeFailure(path: string, cause: unknown): WriteFailure {
   const code = errorCode(cause);
   const shownCode = code === undefined ? '' : ` (${code})`;
+  // The cause as shown to operators: Node's message, with the errno in front when the message lacks it.
+  const message = errorMessageOf(cause);
+  const shownCause = code === undefined || message.includes(code) ? message : `${code}: ${message}`;
   return {
     createError: new PetstoreError(
       'unavailable',
@@ -40,7 +36,7 @@ export function writeFailure(path: string, cause: unknown): WriteFailure {
     ),
     readinessError: new PetstoreError(
       'unavailable',
-      `Data file ${path} refuses writes: the latest attempt failed with ${describeCause(cause)}. `
+      `Data file ${path} refuses writes: the latest attempt failed with ${shownCause}. `
       + `${(code === undefined ? undefined : ADVICE[code]) ?? DEFAULT_ADVICE}; `
       + 'the storage retries with each create and readiness check and resumes by itself, without a restart.',
       { cause },
