@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { commitOf, startCommandOf, startCommandText } from './against.js';
 import type { StartCommand } from './against.js';
-import { gaugeTable, processCpuMicroseconds, summariseRoute, threadCores } from './gauge-figures.js';
+import { gaugeTable, processCpuMicroseconds, summariseRoute } from './gauge-figures.js';
 import type { RouteSamples } from './gauge-figures.js';
-import { luaScript, parseWrk, prefillOverHttp, SCENARIOS, startBenchServer, wrk } from './http.js';
+import { AGAINST, luaScript, parseWrk, SCENARIOS, startBenchServer, wrk } from './http.js';
 import { BENCH_KEY } from './servers/fixture.js';
-import { hasCommand, ROOT, run, startProcess, stopProcess } from './support.js';
+import { hasCommand, ROOT, run, runOnNode, stopProcess } from './support.js';
 
 /** What `npm run bench:gauge -- --help` prints. */
 const USAGE = `Usage: npm run bench:gauge -- [options]
@@ -155,49 +154,13 @@ async function revisionBuild(revision: string, log: (line: string) => void): Pro
 }
 
 /**
- * Starts a build as `npm start` does, `node <its start script>` with only PORT, HOST and
- * PETSTORE_API_KEYS in its environment, pinned with all its threads to core 0, and fills it with the
- * 1,000 pets through `POST /v1/pets`.
+ * Starts a build as `npm start` does (only PORT, HOST and PETSTORE_API_KEYS in its environment, all
+ * its threads pinned to core 0, filled with the 1,000 pets through `POST /v1/pets`), or lean fastify
+ * as `npm run bench` starts it, with the same pets.
  */
 async function startBuild(build: AgainstBuild): Promise<{ child: ChildProcess; origin: string; pid: number }> {
-  if (build === LEAN_FASTIFY) {
-    // It fills itself with the same 1,000 pets and checks that it runs on core 0 only.
-    const { child, origin } = await startBenchServer(LEAN_FASTIFY, '');
-    return { child, origin, pid: child.pid as number };
-  }
-  const env = { PORT: '0', HOST: '127.0.0.1', PETSTORE_API_KEYS: BENCH_KEY };
-  const args = [...build.start.nodeArguments, build.start.script, ...build.start.args];
-  const { child, match } = await startProcess(args, { core: 0, ready: /Petstore listening on (\S+)\n/, env, cwd: build.root, timeoutMs: 60_000 });
-  try {
-    const pid = child.pid as number;
-    for (const [thread, cores] of await threadCores(pid)) {
-      if (cores !== '0') throw new Error(`${build.name}: thread ${thread} of the server may run on cores ${cores}, not only core 0`);
-    }
-    const origin = new URL(match[1] as string).origin;
-    await prefillOverHttp(origin);
-    return { child, origin, pid };
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-}
-
-/**
- * Runs this script again on the latest release of a Node major, fetched by the test matrix's
- * installer (scripts/test-node.sh) and first on PATH, so the build and both servers run on it.
- */
-async function runOnNode(major: string): Promise<number> {
-  const { stdout } = await run('bash', [resolve(ROOT, 'scripts', 'test-node.sh'), major, '--install'], { cwd: ROOT });
-  const folder = stdout.trim().split('\n').at(-1) ?? '';
-  const child = spawn(join(folder, 'node'), ['--import', 'tsx', resolve(ROOT, 'bench', 'gauge.ts'), ...process.argv.slice(2)], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${folder}${delimiter}${process.env['PATH'] ?? ''}` },
-  });
-  return new Promise((done, fail) => {
-    child.once('error', fail);
-    child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128)));
-  });
+  const { child, origin } = build === LEAN_FASTIFY ? await startBenchServer(LEAN_FASTIFY, '') : await startBenchServer(AGAINST, '', [], build);
+  return { child, origin, pid: child.pid as number };
 }
 
 async function main(): Promise<void> {
@@ -208,7 +171,7 @@ async function main(): Promise<void> {
     return;
   }
   if (settings.nodeMajor !== undefined && settings.nodeMajor !== process.versions.node.split('.')[0]) {
-    process.exitCode = await runOnNode(settings.nodeMajor);
+    process.exitCode = await runOnNode(settings.nodeMajor, ['--import', 'tsx', resolve(ROOT, 'bench', 'gauge.ts'), ...process.argv.slice(2)]);
     return;
   }
   for (const command of ['wrk', 'taskset']) {
