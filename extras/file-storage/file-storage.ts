@@ -236,19 +236,6 @@ interface Replayed {
   version: number;
 }
 
-/**
- * Raises a version 1 journal's header to FORMAT_VERSION, synced, before its first keyed record: one
- * 16-byte write inside the first disk sector, which a crash leaves whole or old (and a torn header
- * fails its checksum rather than being misread).
- */
-async function raiseVersion(path: string, file: StorageFile): Promise<void> {
-  try {
-    await writeHeader(file);
-  } catch (error) {
-    throw new PetstoreError('unavailable', `Cannot create pet: raising data file ${path} to format version ${FORMAT_VERSION} failed: ${errorMessageOf(error)}`, { cause: error });
-  }
-}
-
 /** Refuses work once close() has begun. */
 function refuseIfClosed(closing: Promise<void> | undefined, doing: string): void {
   if (closing !== undefined) throw new PetstoreError('unavailable', `${doing}: the storage is closed`);
@@ -282,10 +269,7 @@ async function closeJournal({ path, file, lock, watch }: Held, writer: JournalWr
 }
 
 /** A journal open for serving: what its operations share, the id allocator and the shutdown among it. */
-interface OpenJournal {
-  readonly path: string;
-  readonly file: StorageFile;
-  readonly lock: HeldLock;
+interface OpenJournal extends Held {
   readonly writer: JournalWriter;
   readonly replayed: Replayed;
   /** Creates with an idempotency key whose record is not yet durable: a second create with the key waits for the first. */
@@ -297,15 +281,21 @@ interface OpenJournal {
   raising: Promise<void> | undefined;
 }
 
-/** Raises a version 1 journal once, shared by concurrent creates; a failed attempt is tried again by the next create. */
+/**
+ * Raises a version 1 journal's header to FORMAT_VERSION, synced, before its first keyed record: one
+ * 16-byte write inside the first disk sector, which a crash leaves whole or old (and a torn header
+ * fails its checksum rather than being misread). Once, shared by concurrent creates; a failed attempt
+ * is tried again by the next create.
+ */
 function raiseOnce(journal: OpenJournal): Promise<void> {
-  journal.raising ??= raiseVersion(journal.path, journal.file).then(
+  journal.raising ??= writeHeader(journal.file).then(
     () => {
       journal.isRaised = true;
     },
     (error: unknown) => {
       journal.raising = undefined;
-      throw error;
+      const message = `Cannot create pet: raising data file ${journal.path} to format version ${FORMAT_VERSION} failed: ${errorMessageOf(error)}`;
+      throw new PetstoreError('unavailable', message, { cause: error });
     },
   );
   return journal.raising;
@@ -379,7 +369,7 @@ function fileStorage(held: Held, replayed: Replayed, options: { durability: Dura
     path, ...options, onCommit: (pet) => index.append(pet), ownership: () => ownershipProblem(held), isOwnedNow: () => watch.isSameNow() && lock.isHeldNow(),
   });
   const journal: OpenJournal = {
-    path, file, lock, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
+    ...held, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,
     isRaised: replayed.version >= FORMAT_VERSION, raising: undefined,
   };
   return {

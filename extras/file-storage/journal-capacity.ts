@@ -54,18 +54,13 @@ export function heldUsage(index: PetIndex, keys: KeyIndex): StorageUsage {
  */
 export function appendWithin(replay: Replay, capacity: Capacity | undefined): (pet: Pet, idempotency: IdempotencyRecord | undefined, end: number) => void {
   const { index, keys } = replay;
-  if (capacity === undefined) {
-    return (pet, idempotency) => {
-      index.append(pet);
-      if (idempotency !== undefined) keys.add(pet, idempotency);
-    };
-  }
-  const maxPets = capacity.maxPets ?? Number.POSITIVE_INFINITY;
-  const maxBytes = capacity.maxBytes ?? Number.POSITIVE_INFINITY;
+  const maxPets = capacity?.maxPets ?? Number.POSITIVE_INFINITY;
+  const maxBytes = capacity?.maxBytes ?? Number.POSITIVE_INFINITY;
   return (pet, idempotency, end) => {
     index.append(pet);
     if (idempotency !== undefined) keys.add(pet, idempotency);
     replay.read = end;
+    if (capacity === undefined) return;
     const usage = heldUsage(replay.index, replay.keys);
     if (usage.pets > maxPets || usage.bytes > maxBytes) throw new CapacityReached();
   };

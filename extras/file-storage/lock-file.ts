@@ -212,12 +212,6 @@ async function removeStale(lockPath: string, stale: LockSnapshot, token: string,
   }
 }
 
-/** Who this process is, for its lock file. */
-async function selfOwner(fileSystem: StorageFileSystem, token: string): Promise<LockOwner> {
-  const [startTime, boot] = await Promise.all([processStartTime(fileSystem, process.pid), bootId(fileSystem)]);
-  return { pid: process.pid, startTime, bootId: boot, token };
-}
-
 /**
  * Takes the single-writer lock `lockPath` for `dataPath`. The lock file holds the owner's pid, start
  * time, boot id and a random token; it is published with link(2), which fails when the lock exists,
@@ -227,7 +221,8 @@ async function selfOwner(fileSystem: StorageFileSystem, token: string): Promise<
  */
 export async function acquireLock(lockPath: string, dataPath: string, fileSystem: StorageFileSystem, log: (line: string) => void): Promise<HeldLock> {
   const token = randomBytes(16).toString('hex');
-  const self = await selfOwner(fileSystem, token);
+  const [startTime, boot] = await Promise.all([processStartTime(fileSystem, process.pid), bootId(fileSystem)]);
+  const self: LockOwner = { pid: process.pid, startTime, bootId: boot, token };
   const content = formatLockContent(self);
   const draft = `${lockPath}.${process.pid}.${token.slice(0, 8)}`;
   try {
