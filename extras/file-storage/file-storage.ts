@@ -12,7 +12,6 @@ import { cutDamagedTail } from './damaged-tail.js';
 import { scanJournal } from './journal-scan.js';
 import type { ScanResult } from './journal-scan.js';
 import { JournalWriter } from './journal-writer.js';
-import type { OwnershipProblem } from './journal-writer.js';
 import { JournalWatch, refuseOrphans } from './journal-identity.js';
 import type { DescriptorLock } from './descriptor-lock.js';
 import type { Durability, JournalStats } from './journal-types.js';
@@ -356,17 +355,16 @@ async function checkReady(journal: OpenJournal): Promise<void> {
   if (failure !== undefined) throw failure.readinessError;
 }
 
-/** The journal's ownership as the writer asks it: its path still names the held file, and the lock file is still this process's. */
-async function ownershipProblem({ lock, watch }: Held): Promise<OwnershipProblem | string | undefined> {
-  const [replaced, lockProblem] = await Promise.all([watch.problem(), lock.problem()]);
-  return replaced ?? lockProblem;
-}
-
 function fileStorage(held: Held, replayed: Replayed, options: { durability: Durability; log: (line: string) => void }): FileStorage {
   const { path, file, lock, watch } = held;
   const { index, scan } = replayed;
   const writer = new JournalWriter(file, scan.end, {
-    path, ...options, onCommit: (pet) => index.append(pet), ownership: () => ownershipProblem(held), isOwnedNow: () => watch.isSameNow() && lock.isHeldNow(),
+    path, ...options, onCommit: (pet) => index.append(pet), isOwnedNow: () => watch.isSameNow() && lock.isHeldNow(),
+    // The journal's ownership: its path still names the held file, and the lock file is still this process's.
+    ownership: async () => {
+      const [replaced, lockProblem] = await Promise.all([watch.problem(), lock.problem()]);
+      return replaced ?? lockProblem;
+    },
   });
   const journal: OpenJournal = {
     ...held, writer, replayed, pending: new Map(), nextId: scan.highestId + 1, closing: undefined,

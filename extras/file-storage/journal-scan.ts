@@ -46,16 +46,12 @@ class ChunkReader {
     this.size = size;
   }
 
-  /** Whether the buffer reaches the end of the file. */
-  get isAtEnd(): boolean {
-    return this.start + this.buffer.length >= this.size;
-  }
-
   /** The frame at file offset `offset`, reading more of the file when the frame crosses the buffer's end. */
   async frameAt(offset: number): Promise<Frame> {
     if (offset < this.start || offset > this.start + this.buffer.length) await this.#load(offset);
     const frame = decodeFrame(this.buffer, offset - this.start);
-    if (frame.kind !== 'short' || this.isAtEnd) return frame;
+    // A short frame in a buffer that reaches the end of the file is the file's own end.
+    if (frame.kind !== 'short' || this.start + this.buffer.length >= this.size) return frame;
     await this.#load(offset);
     return decodeFrame(this.buffer, 0);
   }

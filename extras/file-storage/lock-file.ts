@@ -245,7 +245,7 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
       try {
         await fileSystem.link(draft, lockPath);
         heldTokens.add(token);
-        const lock = new Lock(lockPath, dataPath, { token, content, identity, file, fileSystem });
+        const lock = heldLock({ lockPath, dataPath, token, content, identity, file, fileSystem });
         held = undefined;
         return lock;
       } catch (error) {
@@ -283,8 +283,10 @@ export async function acquireLock(lockPath: string, dataPath: string, fileSystem
   }
 }
 
-/** What a Lock keeps about its acquisition. */
+/** What a held lock keeps about its acquisition. */
 interface Acquisition {
+  lockPath: string;
+  dataPath: string;
   token: string;
   content: string;
   /** Device and inode of the lock file this acquisition created. */
@@ -294,71 +296,60 @@ interface Acquisition {
   fileSystem: StorageFileSystem;
 }
 
-/** A lock this process took. */
-class Lock implements HeldLock {
-  readonly #lockPath: string;
-  readonly #dataPath: string;
-  readonly #acquisition: Acquisition;
+/** The lock this process took. */
+function heldLock(acquisition: Acquisition): HeldLock {
+  const { lockPath, dataPath, token, content, identity, file, fileSystem } = acquisition;
   /** Where isHeldNow reads the lock file, allocated once. */
-  #buffer: Buffer | undefined;
+  let lockBuffer: Buffer | undefined;
+  return {
+    async release(): Promise<void> {
+      heldTokens.delete(token);
+      const ownContent = await readHeld(file);
+      await file.close().catch(() => undefined);
+      try {
+        // Only if it is still ours: an operator may have removed it and another process taken it since.
+        if (ownContent !== content || (await fileSystem.identity(lockPath)) !== identity) return;
+        await fileSystem.unlink(lockPath);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${lockPath}: ${errorMessageOf(error)}`, error);
+      }
+    },
 
-  constructor(lockPath: string, dataPath: string, acquisition: Acquisition) {
-    this.#lockPath = lockPath;
-    this.#dataPath = dataPath;
-    this.#acquisition = acquisition;
-  }
+    isHeldNow(): boolean {
+      const fileNow = synchronousFile(file);
+      const systemNow = synchronousFileSystem(fileSystem);
+      if (fileNow === undefined || systemNow === undefined) return false;
+      try {
+        if (systemNow.identity(lockPath) !== identity) return false;
+        const buffer = (lockBuffer ??= Buffer.alloc(MAX_LOCK_SIZE));
+        const count = fileNow.read(buffer, 0, buffer.length, 0);
+        return buffer.toString('utf8', 0, count) === content;
+      } catch {
+        return false;
+      }
+    },
 
-  async release(): Promise<void> {
-    const { token, content, identity, file, fileSystem } = this.#acquisition;
-    heldTokens.delete(token);
-    const ownContent = await readHeld(file);
-    await file.close().catch(() => undefined);
-    try {
-      // Only if it is still ours: an operator may have removed it and another process taken it since.
-      if (ownContent !== content || (await fileSystem.identity(this.#lockPath)) !== identity) return;
-      await fileSystem.unlink(this.#lockPath);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw lockError(`Cannot release the lock ${this.#lockPath}: ${errorMessageOf(error)}`, error);
-    }
-  }
-
-  isHeldNow(): boolean {
-    const { content, identity, file, fileSystem } = this.#acquisition;
-    const fileNow = synchronousFile(file);
-    const systemNow = synchronousFileSystem(fileSystem);
-    if (fileNow === undefined || systemNow === undefined) return false;
-    try {
-      if (systemNow.identity(this.#lockPath) !== identity) return false;
-      const buffer = (this.#buffer ??= Buffer.alloc(MAX_LOCK_SIZE));
-      const count = fileNow.read(buffer, 0, buffer.length, 0);
-      return buffer.toString('utf8', 0, count) === content;
-    } catch {
-      return false;
-    }
-  }
-
-  async problem(): Promise<string | undefined> {
-    const { content, identity, file, fileSystem } = this.#acquisition;
-    const lockPath = this.#lockPath;
-    const start = `The single-writer lock ${lockPath} of data file ${this.#dataPath}`;
-    const [current, ownContent] = await Promise.all([
-      fileSystem.identity(lockPath).then((value) => ({ value }), (error: unknown) => ({ error })),
-      readHeld(file),
-    ]);
-    if ('error' in current) {
-      const what = errorCode(current.error) === 'ENOENT' ? 'was removed' : `cannot be checked (${errorMessageOf(current.error)})`;
-      return `${start} ${what}, so another process may open the file and write to it too. `
-        + 'Stop any other server on this data file, then restart this one: it takes the lock again on open.';
-    }
-    if (current.value === identity && ownContent === content) return undefined;
-    const shown = current.value === identity ? ownContent : (await readLock(lockPath, fileSystem).catch(() => undefined))?.content;
-    const owner = shown === undefined ? undefined : parseLockContent(shown);
-    const holder = owner === undefined || owner.token === this.#acquisition.token
-      ? (current.value === identity ? 'no longer holds this process\'s pid and token' : 'was replaced by another file')
-      : `now belongs to pid ${owner.pid}`;
-    return `${start} ${holder}, so another process may be writing to the file too. `
-      + 'Stop every other server on this data file, then restart this one.';
-  }
+    async problem(): Promise<string | undefined> {
+      const start = `The single-writer lock ${lockPath} of data file ${dataPath}`;
+      const [current, ownContent] = await Promise.all([
+        fileSystem.identity(lockPath).then((value) => ({ value }), (error: unknown) => ({ error })),
+        readHeld(file),
+      ]);
+      if ('error' in current) {
+        const what = errorCode(current.error) === 'ENOENT' ? 'was removed' : `cannot be checked (${errorMessageOf(current.error)})`;
+        return `${start} ${what}, so another process may open the file and write to it too. `
+          + 'Stop any other server on this data file, then restart this one: it takes the lock again on open.';
+      }
+      if (current.value === identity && ownContent === content) return undefined;
+      const shown = current.value === identity ? ownContent : (await readLock(lockPath, fileSystem).catch(() => undefined))?.content;
+      const owner = shown === undefined ? undefined : parseLockContent(shown);
+      const holder = owner === undefined || owner.token === token
+        ? (current.value === identity ? 'no longer holds this process\'s pid and token' : 'was replaced by another file')
+        : `now belongs to pid ${owner.pid}`;
+      return `${start} ${holder}, so another process may be writing to the file too. `
+        + 'Stop every other server on this data file, then restart this one.';
+    },
+  };
 }
 
 /** The content of an open lock file now. */
