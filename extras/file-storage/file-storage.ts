@@ -50,11 +50,6 @@ export interface FileStorage extends PetStorage {
 /** The suffix of the single-writer lock file next to the journal. */
 export const LOCK_SUFFIX = '.lock';
 
-/** The default log: a process warning, which Node prints to stderr; the library never writes to stdout. */
-function emitWarning(line: string): void {
-  process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' });
-}
-
 /** What to do when opening the data file itself fails, by the errno. */
 const OPEN_ADVICE: Readonly<Record<string, string>> = {
   EACCES: 'the server reads and appends to the file, so give this user read and write permission on it',
@@ -188,7 +183,8 @@ function corruptionError(path: string, damage: NonNullable<ScanResult['damage']>
  */
 export async function createFileStorage(path: string, options: FileStorageOptions = {}): Promise<FileStorage> {
   const durability = options.durability ?? 'fsync';
-  const log = options.log ?? emitWarning;
+  // By default a process warning, which Node prints to stderr; the library never writes to stdout.
+  const log = options.log ?? ((line: string) => process.emitWarning(line, { code: 'PETSTORE_FILE_STORAGE' }));
   const fileSystem = options.fileSystem ?? nodeFileSystem;
   if (durability !== 'fsync' && durability !== 'write') {
     throw new PetstoreError('internal_error', `createFileStorage: \`durability\` must be \`fsync\` or \`write\`, not ${JSON.stringify(durability)}`);

@@ -6,8 +6,9 @@ import { FORMAT_VERSION, HEADER_SIZE } from './journal-format.js';
 class CapacityReached extends Error {}
 
 /**
- * The least heap bytes a journal's records take, per byte of the file: a half for a journal of pet
- * records only (format version 1), a fifth once it may hold keyed ones.
+ * Refuses a journal that cannot fit before a record is read, by the least heap bytes its records take
+ * per byte of the file (the reservation records that repair writes, one per repair, aside): a half for
+ * a journal of pet records only (format version 1), a fifth once it may hold keyed ones.
  *
  * A pet record of `b` name bytes takes at least 128 + b/2 heap bytes (a Latin-1 letter is two UTF-8
  * bytes and one heap byte), more than half the record's own 26 + b. A keyed record also holds its key
@@ -15,16 +16,8 @@ class CapacityReached extends Error {}
  * character is `\u001f` there), while the heap keeps the key and a map entry but not the fingerprint:
  * at least 208 + n + k heap bytes for a record of at most 100 + 7n + k, a quarter at the worst (n = 256).
  */
-function leastHeapShare(version: number): number {
-  return version >= FORMAT_VERSION ? 1 / 5 : 1 / 2;
-}
-
-/**
- * Refuses a journal that cannot fit before a record is read: its records need at least a share of its
- * size in the heap (leastHeapShare; the reservation records that repair writes, one per repair, aside).
- */
 export function refuseOversizedJournal(path: string, size: number, version: number, capacity: Capacity | undefined): void {
-  const leastBytes = Math.floor((size - HEADER_SIZE) * leastHeapShare(version));
+  const leastBytes = Math.floor((size - HEADER_SIZE) * (version >= FORMAT_VERSION ? 1 / 5 : 1 / 2));
   if (capacity?.maxBytes === undefined || leastBytes <= capacity.maxBytes) return;
   throw new CapacityError(
     'maxBytes',

@@ -92,14 +92,12 @@ function seal(frame: Buffer): Buffer {
   return frame;
 }
 
-/** Whether `name` contains a UTF-16 surrogate without its partner, which UTF-8 cannot hold. */
-function hasLoneSurrogate(name: string): boolean {
-  return /\p{Surrogate}/u.test(name);
-}
-
-/** Why this pet cannot be written as a record, or undefined; the validator already rules all of these out for API input. */
+/**
+ * Why this pet cannot be written as a record, or undefined; the validator already rules all of these out for API input.
+ * A UTF-16 surrogate without its partner (`\p{Surrogate}` in a well-formed string) is what UTF-8 cannot hold.
+ */
 export function petRecordProblem(pet: NewPet): string | undefined {
-  if (typeof pet.name !== 'string' || hasLoneSurrogate(pet.name)) return '`name` must be a well-formed Unicode string';
+  if (typeof pet.name !== 'string' || /\p{Surrogate}/u.test(pet.name)) return '`name` must be a well-formed Unicode string';
   if (Buffer.byteLength(pet.name, 'utf8') > MAX_NAME_BYTES) return `\`name\` must be at most ${MAX_NAME_BYTES} bytes long in UTF-8`;
   if (!Number.isSafeInteger(pet.categoryId)) return '`categoryId` must be a safe integer';
   if (pet.status !== undefined && !STATUS_CODES.has(pet.status)) return '`status` must be one of the PetStatus values';
@@ -125,7 +123,7 @@ export function keyedPetRecordProblem(pet: NewPet, idempotency: IdempotencyRecor
   if (typeof key !== 'string' || key.length === 0 || Buffer.byteLength(key, 'latin1') > MAX_KEY_BYTES || !/^[\x20-\x7e]*$/.test(key)) {
     return `the idempotency key must be 1 to ${MAX_KEY_BYTES} printable ASCII characters`;
   }
-  if (typeof fingerprint !== 'string' || hasLoneSurrogate(fingerprint)) return 'the fingerprint must be a well-formed Unicode string';
+  if (typeof fingerprint !== 'string' || /\p{Surrogate}/u.test(fingerprint)) return 'the fingerprint must be a well-formed Unicode string';
   const size = KEYED_PET_FIXED_SIZE + Buffer.byteLength(pet.name, 'utf8') + key.length + Buffer.byteLength(fingerprint, 'utf8');
   if (size > MAX_PAYLOAD_SIZE) return `the pet with its idempotency key and fingerprint needs ${size} bytes, more than a record's ${MAX_PAYLOAD_SIZE}`;
   return undefined;
