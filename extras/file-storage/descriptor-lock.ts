@@ -39,9 +39,7 @@ export async function lockDescriptor(fd: number, options: DescriptorLockOptions 
     return { state: 'unsupported', reason: `${program} could not run: ${error instanceof Error ? error.message : String(error)}` };
   }
   let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => void (stderr += chunk));
   return new Promise<DescriptorLock>((resolve) => {
     child.once('error', (error) => {
       // ENOENT: no such program here, the fallback the docs describe, so nothing to report.
