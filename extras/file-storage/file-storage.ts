@@ -202,7 +202,6 @@ export async function createFileStorage(path: string, options: FileStorageOption
     const identity = await file.identity();
     refuseOversizedJournal(journalPath, opened.size, opened.version, options.capacity);
     const replay: Replay = { index: new PetIndex(), keys: new KeyIndex(), read: HEADER_SIZE };
-    const { index, keys } = replay;
     let scan: ScanResult;
     try {
       scan = await scanJournal(file, opened.size, appendWithin(replay, options.capacity));
@@ -215,7 +214,7 @@ export async function createFileStorage(path: string, options: FileStorageOption
       scan = { ...scan, ...await cutDamagedTail(file, { ...scan, fileSystem, path: journalPath, size: opened.size, reason, log }) };
     }
     const watch = new JournalWatch(journalPath, file, { fileSystem, identity });
-    return fileStorage({ path: journalPath, file, lock, watch }, { index, keys, scan, version: opened.version }, { durability, log });
+    return fileStorage({ path: journalPath, file, lock, watch }, { ...replay, scan, version: opened.version }, { durability, log });
   } catch (error) {
     await file?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
@@ -224,9 +223,7 @@ export async function createFileStorage(path: string, options: FileStorageOption
 }
 
 /** What opening the journal found: the pets, the idempotency keys of keyed records, and where appending starts. */
-interface Replayed {
-  index: PetIndex;
-  keys: KeyIndex;
+interface Replayed extends Replay {
   scan: ScanResult;
   version: number;
 }

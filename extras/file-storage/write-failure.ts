@@ -18,8 +18,6 @@ const ADVICE: Readonly<Record<string, string>> = {
   EIO: 'Check the disk and the kernel log (dmesg) for I/O errors',
 };
 
-const DEFAULT_ADVICE = 'Fix the cause above';
-
 /** The errors for a journal at `path` whose latest write, sync or cut failed with `cause`. */
 export function writeFailure(path: string, cause: unknown): WriteFailure {
   const code = errorCode(cause);
@@ -37,7 +35,7 @@ export function writeFailure(path: string, cause: unknown): WriteFailure {
     readinessError: new PetstoreError(
       'unavailable',
       `Data file ${path} refuses writes: the latest attempt failed with ${shownCause}. `
-      + `${(code === undefined ? undefined : ADVICE[code]) ?? DEFAULT_ADVICE}; `
+      + `${(code === undefined ? undefined : ADVICE[code]) ?? 'Fix the cause above'}; `
       + 'the storage retries with each create and readiness check and resumes by itself, without a restart.',
       { cause },
     ),
