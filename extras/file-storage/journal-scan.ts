@@ -147,13 +147,10 @@ export async function salvageJournal(file: StorageFile, size: number, onPiece: (
   let highestId = 0;
   while (offset < size) {
     const frame = await reader.frameAt(offset);
-    if (frame.kind === 'reserve') {
-      highestId = Math.max(highestId, frame.id);
-      await onPiece({ kind: 'record', offset, size: frame.size, id: frame.id, isPet: false });
-      offset += frame.size;
-    } else if (frame.kind === 'pet' && frame.pet.id > highestId) {
-      highestId = frame.pet.id;
-      await onPiece({ kind: 'record', offset, size: frame.size, id: frame.pet.id, isPet: true });
+    if (frame.kind === 'reserve' || (frame.kind === 'pet' && frame.pet.id > highestId)) {
+      const id = frame.kind === 'reserve' ? frame.id : frame.pet.id;
+      highestId = Math.max(highestId, id);
+      await onPiece({ kind: 'record', offset, size: frame.size, id, isPet: frame.kind === 'pet' });
       offset += frame.size;
     } else if (frame.kind === 'pet' || frame.kind === 'invalid') {
       const reason = frame.kind === 'pet' ? `pet id ${frame.pet.id} is not above the highest earlier id ${highestId}` : frame.reason;
