@@ -37,12 +37,11 @@ async function repair(configuration: Configuration, io: CliIo): Promise<number> 
   const dataFile = configuration.value(REPAIR_SETTINGS.data);
   if (dataFile === undefined) throw new UsageError('repair needs --data (or PETSTORE_DATA): the data file to repair');
   const isNoted = LOG_LEVELS.indexOf(configuration.value(SETTINGS.logLevel)) >= LOG_LEVELS.indexOf('warn');
-  const salvage = configuration.value(REPAIR_SETTINGS.salvage);
   let report: string;
   try {
     report = await repairStorage({
       dataFile,
-      salvage,
+      salvage: configuration.value(REPAIR_SETTINGS.salvage),
       log: (note) => {
         if (isNoted) io.stderr(`${HUMAN_PREFIX}warning: ${note}\n`);
       },
