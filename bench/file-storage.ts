@@ -23,14 +23,14 @@
  * shows the median over rounds. The journal directory defaults to the system temp dir: it must be
  * on a real disk, since fdatasync on tmpfs costs nothing.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { createMemoryStorage, createPetstore } from '../lib/index.js';
 import type { PetStatus, PetStorage } from '../lib/index.js';
 import { createFileStorage } from '../extras/file-storage/index.js';
@@ -40,11 +40,9 @@ import { startServer } from '../server/node/index.js';
 import { startCommandOf, withRevisionBuild } from './against.js';
 import type { StartCommand } from './against.js';
 import { environmentWithoutServerSettings } from './http.js';
-import { startProcess, stopProcess } from './support.js';
+import { format, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
 
-const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.filename);
-const ROOT = resolve(import.meta.dirname, '..');
 const API_KEY = 'bench-file-storage-key';
 const CONCURRENCIES = [1, 16, 64] as const;
 /** Where each server keeps pets, built servers of `--against` included: in memory (no data file), and on a data file in each durability. */
@@ -58,16 +56,6 @@ interface BuiltServer {
 }
 const WARMUP_SECONDS = 1;
 const BODY = '{"name":"bench pet","categoryId":7,"status":"available"}';
-
-/** Pins a command to one core when taskset exists (Linux). */
-async function pinned(core: number, command: readonly string[]): Promise<string[]> {
-  try {
-    await run('taskset', ['-c', String(core), 'true']);
-    return ['taskset', '-c', String(core), ...command];
-  } catch {
-    return [...command];
-  }
-}
 
 /** Server role: serves the named storage on an ephemeral port; answers `stats` and `stop` on stdin. */
 async function serve(storageName: StorageName, dataFile: string): Promise<void> {
@@ -136,7 +124,7 @@ class BenchServer {
   }
 
   static async start(storageName: StorageName, dataFile: string): Promise<BenchServer> {
-    const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--serve', storageName, dataFile]);
+    const command = [...(await pinnedTo(0)), process.execPath, '--import', 'tsx', SCRIPT, '--serve', storageName, dataFile];
     const server = new BenchServer(spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] }), true);
     server.url = await server.#reply('listening ');
     return server;
@@ -183,7 +171,7 @@ interface LoadResult {
 
 /** Runs wrk on core 1 with `connections` clients for `seconds`, posting creates. */
 async function load(url: string, connections: number, seconds: number, script: string): Promise<LoadResult> {
-  const command = await pinned(1, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, `${url}/pets`]);
+  const command = [...(await pinnedTo(1)), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, `${url}/pets`];
   const { stdout } = await run(command[0] as string, command.slice(1), { timeout: (seconds + 30) * 1000 });
   const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
   const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
@@ -214,9 +202,8 @@ async function measure(cellServer: CellServer, concurrency: number, seconds: num
     const before = await server.stats();
     const result = await load(server.url, concurrency, seconds, script);
     const after = await server.stats();
-    const records = before === null || after === null ? 0 : after.records - before.records;
-    const syncs = before === null || after === null ? 0 : after.syncs - before.syncs;
-    const writes = before === null || after === null ? 0 : after.writes - before.writes;
+    const counted = (field: keyof JournalStats): number => (before === null || after === null ? 0 : after[field] - before[field]);
+    const [records, syncs, writes] = [counted('records'), counted('syncs'), counted('writes')];
     return {
       requestsPerSecond: result.requestsPerSecond,
       errors: result.errors,
@@ -231,21 +218,11 @@ async function measure(cellServer: CellServer, concurrency: number, seconds: num
 
 /** The disk's own limit for one client, measured by the bare role on core 0: syncs per second. */
 async function bareSyncLoop(directory: string, seconds: number): Promise<number> {
-  const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--bare', directory, String(seconds)]);
+  const command = [...(await pinnedTo(0)), process.execPath, '--import', 'tsx', SCRIPT, '--bare', directory, String(seconds)];
   const { stdout } = await run(command[0] as string, command.slice(1), { timeout: (seconds + 30) * 1000 });
   const rate = Number(/bare ([\d.]+)/.exec(stdout)?.[1]);
   if (!Number.isFinite(rate)) throw new Error(`the bare loop said ${stdout}`);
   return rate;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function format(value: number, decimals = 0): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** Writes a journal of `count` pets through the storage itself (write mode, 1,000 inserts in flight). */
@@ -455,7 +432,7 @@ async function reopenTable(directory: string, pets: number, runs: number): Promi
   const buildMilliseconds = await buildJournal(journal, pets);
   const reopens: { milliseconds: number; heap: number }[] = [];
   for (let attempt = 0; attempt < runs; attempt++) {
-    const command = await pinned(0, [process.execPath, '--import', 'tsx', SCRIPT, '--reopen', journal]);
+    const command = [...(await pinnedTo(0)), process.execPath, '--import', 'tsx', SCRIPT, '--reopen', journal];
     const { stdout } = await run(command[0] as string, command.slice(1), { maxBuffer: 1 << 20 });
     reopens.push(JSON.parse(stdout.slice(stdout.indexOf('reopened ') + 9)) as { milliseconds: number; heap: number });
   }

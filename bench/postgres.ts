@@ -16,32 +16,28 @@
  * starts them (the `pg` driver installed: `npm install --no-save -D pg`), every insert statement
  * paying a random commit latency, and checks a paging reader's cursor meanwhile.
  */
-import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPostgresStorage } from '../extras/postgres/index.js';
 import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-cluster.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
 import { startCommandOf, startCommandText, withRevisionBuild } from './against.js';
-import { processCpuMicroseconds, runNanosecondsOfSchedstat } from './gauge-figures.js';
+import { CLOCK_TICKS_PER_SECOND, cpuTicksOfStat, processCpuMicroseconds, runNanosecondsOfSchedstat } from './gauge-figures.js';
+import { median, ROOT, run, startProcess, stopProcess } from './support.js';
 import type { StartCommand } from './against.js';
 
-const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '..');
 const API_KEY = 'bench-postgres-key';
 /** Pets in the table before any run, a third of each status, so listing by status walks the (status, id) index. */
 const PREFILLED_PETS = 20_000;
 /** Lists start after a random id in 0..this, well inside the prefilled pets. */
 const LIST_AFTER_RANGE = 15_000;
 
-interface Server {
-  child: ChildProcess;
-  origin: string;
-}
+/** A server process started for a run, and where it listens. */
+type Server = { child: ChildProcess; origin: string };
 
 interface Pair {
   create: Measurement;
@@ -102,8 +98,7 @@ const WARM_UP_SECONDS = Number(options['warm-up']);
 function milliseconds(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text);
   if (match === null) throw new Error(`cannot read wrk duration ${text}`);
-  const value = Number(match[1]);
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+  return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
 }
 
 function parseWrk(output: string): Measurement {
@@ -129,47 +124,22 @@ const FROM_SOURCES: Launch = { root: ROOT };
 
 async function startServer(env: Record<string, string>, core: string, launch: Launch = FROM_SOURCES): Promise<Server> {
   const { root, start } = launch;
-  const command = start === undefined
-    ? ['taskset', '-c', core, process.execPath, '--import', 'tsx', '--import', TOOLS_REGISTER, join(root, 'extras', 'cli', 'main.ts')]
-    : ['taskset', '-c', core, process.execPath, ...start.nodeArguments, join(root, start.script), ...start.args];
-  const child = spawn(command[0] as string, command.slice(1), {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((ready, fail) => {
-    const collect = (data: Buffer): void => {
-      output += data.toString('utf8');
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
-      if (match?.[1] !== undefined) ready({ child, origin: match[1] });
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', (data: Buffer) => void (output += data.toString('utf8')));
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}: ${output}`)));
-  });
+  const script = start === undefined
+    ? ['--import', 'tsx', '--import', TOOLS_REGISTER, join(root, 'extras', 'cli', 'main.ts')]
+    : [...start.nodeArguments, join(root, start.script), ...start.args];
+  const environment = { PATH: process.env['PATH'] ?? '', PORT: '0', PETSTORE_API_KEYS: API_KEY, ...env };
+  const { child, match } = await startProcess(script, { core, ready: /listening on (\S+)\n/, env: environment, cwd: root });
+  return { child, origin: new URL(match[1] as string).origin };
 }
 
 async function stopServers(servers: readonly Server[]): Promise<void> {
-  await Promise.all(
-    servers.map(async (server) => {
-      const exited = new Promise((done) => server.child.once('exit', done));
-      server.child.kill('SIGTERM');
-      await exited;
-    }),
-  );
+  await Promise.all(servers.map((server) => stopProcess(server.child)));
 }
-
-/** Runs one wrk per server at once (a load balancer spreading connections), summing throughput. */
-/** Clock ticks per second of /proc/<pid>/stat times (`getconf CLK_TCK`; 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 
 /** User plus system CPU ticks a process has used, 0 once it is gone. */
 async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined ? 0 : cpuTicksOfStat(stat);
 }
 
 /** The processes of a PostgreSQL cluster: the postmaster and its children (backends, writers). */
@@ -196,7 +166,7 @@ async function load(servers: readonly Server[], script: string, connections: num
   const [serverBefore, databaseBefore] = [await totalTicks(serverPids), await totalTicks(databasePids)];
   const measured = await loadOnly(servers, script, connections, seconds);
   const [serverAfter, databaseAfter] = [await totalTicks(serverPids), await totalTicks(databasePids)];
-  const microsecondsPerTick = 1_000_000 / TICKS_PER_SECOND;
+  const microsecondsPerTick = 1_000_000 / CLOCK_TICKS_PER_SECOND;
   return {
     ...measured,
     serverCpuMicroseconds: ((serverAfter - serverBefore) * microsecondsPerTick) / measured.requests,
@@ -204,6 +174,7 @@ async function load(servers: readonly Server[], script: string, connections: num
   };
 }
 
+/** Runs one wrk per server at once (a load balancer spreading connections), summing throughput. */
 async function loadOnly(servers: readonly Server[], script: string, connections: number, seconds: number): Promise<Measurement> {
   const perServer = Math.max(1, Math.round(connections / servers.length));
   const outputs = await Promise.all(
@@ -226,18 +197,12 @@ async function loadOnly(servers: readonly Server[], script: string, connections:
   };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+function fixed(value: number, decimals: number): string {
+  return value.toFixed(decimals);
 }
 
 function row(cells: readonly (string | number)[]): string {
   return `| ${cells.join(' | ')} |`;
-}
-
-function fixed(value: number, decimals: number): string {
-  return value.toFixed(decimals);
 }
 
 type Print = (line: string) => void;
@@ -335,32 +300,15 @@ function printOverhead(print: Print, pick: Pick): void {
   print('');
   print(row(['storage', 'operation', 'mean ms', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'PostgreSQL CPU µs/request']));
   print(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
+  const latencies = ['meanMs', 'p50Ms', 'p99Ms'] as const;
   for (const operation of ['create', 'list'] as const) {
-    for (const name of ['memory', 'postgres']) {
-      const key = `serial ${name}`;
-      print(
-        row([
-          name,
-          operation,
-          fixed(pick(key, operation, 'meanMs'), 3),
-          fixed(pick(key, operation, 'p50Ms'), 3),
-          fixed(pick(key, operation, 'p99Ms'), 3),
-          fixed(pick(key, operation, 'serverCpuMicroseconds'), 0),
-          name === 'memory' ? '–' : fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0),
-        ]),
-      );
-    }
-    print(
-      row([
-        '**postgres − memory**',
-        operation,
-        fixed(pick('serial postgres', operation, 'meanMs') - pick('serial memory', operation, 'meanMs'), 3),
-        fixed(pick('serial postgres', operation, 'p50Ms') - pick('serial memory', operation, 'p50Ms'), 3),
-        '',
-        fixed(pick('serial postgres', operation, 'serverCpuMicroseconds') - pick('serial memory', operation, 'serverCpuMicroseconds'), 0),
-        fixed(pick('serial postgres', operation, 'databaseCpuMicroseconds'), 0),
-      ]),
-    );
+    const memory = (field: keyof Measurement): number => pick('serial memory', operation, field);
+    const postgres = (field: keyof Measurement): number => pick('serial postgres', operation, field);
+    print(row(['memory', operation, ...latencies.map((field) => fixed(memory(field), 3)), fixed(memory('serverCpuMicroseconds'), 0), '–']));
+    const postgresCpu = fixed(postgres('databaseCpuMicroseconds'), 0);
+    print(row(['postgres', operation, ...latencies.map((field) => fixed(postgres(field), 3)), fixed(postgres('serverCpuMicroseconds'), 0), postgresCpu]));
+    const overhead = latencies.slice(0, 2).map((field) => fixed(postgres(field) - memory(field), 3));
+    print(row(['**postgres − memory**', operation, ...overhead, '', fixed(postgres('serverCpuMicroseconds') - memory('serverCpuMicroseconds'), 0), postgresCpu]));
   }
   print('');
 }
@@ -376,23 +324,10 @@ function printThroughput(print: Print, pick: Pick, spread: Spread): void {
       `${fixed(pick(key, operation, 'serverCpuMicroseconds'), 0)} + ${fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0)}`;
     for (const [name, processes] of [['memory', 1], ['postgres', 1], ['postgres', 2], ['postgres', 4]] as const) {
       const key = `${core} ${name} ${processes}`;
-      const [create, list] = [pick(key, 'create', 'requestsPerSecond'), pick(key, 'list', 'requestsPerSecond')];
-      print(
-        row([
-          name,
-          processes,
-          fixed(create, 0),
-          spread(key, 'create'),
-          fixed(pick(key, 'create', 'p99Ms'), 1),
-          fixed(list, 0),
-          spread(key, 'list'),
-          fixed(pick(key, 'list', 'p99Ms'), 1),
-          fixed(create / pick(memoryKey, 'create', 'requestsPerSecond'), 2),
-          fixed(list / pick(memoryKey, 'list', 'requestsPerSecond'), 2),
-          cpu(key, 'create'),
-          cpu(key, 'list'),
-        ]),
-      );
+      const rate = (operation: 'create' | 'list'): number => pick(key, operation, 'requestsPerSecond');
+      const figures = (operation: 'create' | 'list'): string[] => [fixed(rate(operation), 0), spread(key, operation), fixed(pick(key, operation, 'p99Ms'), 1)];
+      const versusMemory = (operation: 'create' | 'list'): string => fixed(rate(operation) / pick(memoryKey, operation, 'requestsPerSecond'), 2);
+      print(row([name, processes, ...figures('create'), ...figures('list'), versusMemory('create'), versusMemory('list'), cpu(key, 'create'), cpu(key, 'list')]));
     }
     print('');
   }
@@ -671,7 +606,7 @@ async function measureScale(pool: pg.Pool, databaseUrl: string, launch: Launch, 
       createsPerSecond: created.length / elapsed,
       serverCpuMicroseconds: (serverAfter.all - serverBefore.all) / count,
       mainThreadCpuMicroseconds: (serverAfter.main - serverBefore.main) / count,
-      databaseCpuMicroseconds: ((databaseAfter - databaseBefore) * (1_000_000 / TICKS_PER_SECOND)) / count,
+      databaseCpuMicroseconds: ((databaseAfter - databaseBefore) * (1_000_000 / CLOCK_TICKS_PER_SECOND)) / count,
       clientCpuMicroseconds: (client.user + client.system) / count,
       rowsPerStatement: statements > 0 ? created.length / statements : Number.NaN,
       p99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN,

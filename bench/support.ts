@@ -24,8 +24,8 @@ export async function hasCommand(name: string): Promise<boolean> {
   return run('sh', ['-c', `command -v ${name}`]).then(() => true, () => false);
 }
 
-/** Prefix that pins a command to one CPU core when `taskset` is available. */
-export async function pinnedTo(core: number): Promise<string[]> {
+/** Prefix that pins a command to a CPU core (or a list such as `0,1`) when `taskset` is available. */
+export async function pinnedTo(core: number | string): Promise<string[]> {
   return (await hasCommand('taskset')) ? ['taskset', '-c', String(core)] : [];
 }
 
@@ -36,7 +36,7 @@ export async function pinnedTo(core: number): Promise<string[]> {
  * repository root); how long to wait for the ready line before it is stopped (default no limit).
  */
 export interface StartProcessOptions {
-  core?: number;
+  core?: number | string;
   ready: RegExp;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
