@@ -31,34 +31,27 @@ export function rawErrorResponse(error: PetstoreError): string {
   return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
-/** The responses of each connection that may not have finished, oldest first, as the server made them. */
-const unfinished = new WeakMap<object, ServerResponse[]>();
+/** The latest response the server made on each connection: answers on one connection finish in the order of their requests. */
+const latest = new WeakMap<object, ServerResponse>();
 
-/** Whether a response is all out (or its connection gone): no answer of it can be cut any more. */
-function isOver(response: ServerResponse): boolean {
-  return response.writableFinished || response.destroyed;
+/** Follows a response of the standalone server, for a parser error on its connection, the connection budget and shutdown. */
+export function trackResponse(socket: object, response: ServerResponse): void {
+  latest.set(socket, response);
 }
 
-/**
- * Follows a response of the standalone server until it finishes or its connection closes, so a
- * parser error on its connection knows whether part of it is already out. Answers on one connection
- * finish in the order of their requests, so those that are over are dropped from the front as the
- * next one comes: no listener and no closure per request.
- */
-export function trackResponse(socket: object, response: ServerResponse): void {
-  const responses = unfinished.get(socket) ?? [];
-  while (responses.length > 0 && isOver(responses[0] as ServerResponse)) responses.shift();
-  if (responses.push(response) === 1) unfinished.set(socket, responses);
+/** The latest response of each of these sockets, where it has not finished (or lost its connection): the one that answers last on it. */
+export function lastUnfinishedOn(sockets: Iterable<object>): ServerResponse[] {
+  return [...sockets].flatMap((socket) => latest.get(socket) ?? []).filter((response) => !(response.writableFinished || response.destroyed));
 }
 
 /** Whether every response of the socket is over: it waits for its next request. */
 export function isIdle(socket: object): boolean {
-  return (unfinished.get(socket) ?? []).every(isOver);
+  return lastUnfinishedOn([socket]).length === 0;
 }
 
-/** Whether part of a response already went out on the socket, so no other answer can follow on it. */
+/** Whether another answer could run into one on the socket: the latest has begun, or waits behind an earlier one (only that has the socket). */
 function hasStartedResponse(socket: Socket): boolean {
-  return (unfinished.get(socket) ?? []).some((response) => response.headersSent && !isOver(response));
+  return lastUnfinishedOn([socket]).some((response) => response.headersSent || response.socket === null);
 }
 
 /**

@@ -52,9 +52,11 @@ function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
  * for connections that have done work): past the cap, the oldest connection that has not yet sent a
  * whole request head makes room, else the oldest idle keep-alive one; only when every connection has
  * a request under way is the newcomer closed. With `perAddress`, a newcomer from an address holding
- * that many is closed at accept. Returns the hook that marks a connection as having sent a request.
+ * that many is closed at accept.
  */
-function admitConnections(server: Server, max: number, perAddress: number | undefined, refuse: () => void): (socket: Socket) => void {
+function admitConnections(
+  server: Server, max: number, perAddress: number | undefined, refuse: () => void,
+): Pick<ConnectionLimits, 'open'> & { markUsed(socket: Socket): void } {
   // Insertion order is age: the first of each set is its oldest.
   const fresh = new Set<Socket>();
   const used = new Set<Socket>();
@@ -78,28 +80,29 @@ function admitConnections(server: Server, max: number, perAddress: number | unde
       void (left === 0 ? byAddress.delete(address) : byAddress.set(address, left));
     });
   });
-  return (socket) => {
-    if (fresh.delete(socket)) used.add(socket);
+  return {
+    markUsed: (socket) => void (fresh.delete(socket) && used.add(socket)),
+    open: () => [...fresh, ...used],
   };
 }
 
-/**
- * Bounds what the connections of `server` hold: at most `maxConnections` open (admitConnections), and
- * at most `maxBodyBytes` of bodies being received. Returns the admission check of a request: false
- * when it was answered 503 `unavailable` with `Retry-After` and its connection closes after the
- * answer, since the rest of its body is not read.
- */
-export function limitConnections(
-  server: Server, budget: ConnectionBudget = {}, bodyLimit: number = DEFAULT_BODY_LIMIT,
-): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => boolean {
+/** The connection budget of a server: the admission check of each request, and the connections open now. */
+export interface ConnectionLimits {
+  /** False when the request was answered 503 `unavailable` with `Retry-After`; its connection closes after it, the rest of its body unread. */
+  admitBody(request: IncomingMessage, response: ServerResponse, observation: Observation | undefined): boolean;
+  open(): Socket[];
+}
+
+/** Bounds what the connections of `server` hold: at most `maxConnections` open (admitConnections), and `maxBodyBytes` of bodies being received. */
+export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit = DEFAULT_BODY_LIMIT): ConnectionLimits {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
   for (const [name, value] of Object.entries({ maxConnections, maxBodyBytes, maxConnectionsPerAddress: maxConnectionsPerAddress ?? 1 })) {
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
-  const markUsed = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
+  const connections = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
   let bodyBytes = 0;
-  return function admitBody(request, response, observation) {
-    markUsed(request.socket);
+  const admitBody: ConnectionLimits['admitBody'] = (request, response, observation) => {
+    connections.markUsed(request.socket);
     const bytes = bodyBytesOf(request, bodyLimit);
     if (bytes === 0) return true;
     if (bodyBytes + bytes > maxBodyBytes) {
@@ -114,4 +117,5 @@ export function limitConnections(
     response.once('close', () => (bodyBytes -= bytes));
     return true;
   };
+  return { admitBody, open: connections.open };
 }

@@ -14,6 +14,9 @@ export const MAX_WAITING_REQUESTS = 2_048;
 /** Most waiting requests run in one turn of the event loop, over all connections. */
 const RUNS_PER_TURN = 16;
 
+/** Runs a request the pipeline guard admits; the guard hands it what it was given. */
+type Run = (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined) => void;
+
 /**
  * Creates the server's admission check for pipelined requests, which runs a request (`run`) once it
  * may. Node parses every request it reads and would run them all at once, keeping every answer until
@@ -25,7 +28,7 @@ const RUNS_PER_TURN = 16;
  */
 export function createPipelineGuard(
   idOf: (headers: RequestHeaders) => string,
-): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: () => void) => void {
+): (request: IncomingMessage, response: ServerResponse, observation: Observation | undefined, run: Run) => void {
   const waiting = new WeakMap<object, number>();
   const ready: (() => void)[] = [];
   let held = 0;
@@ -38,7 +41,7 @@ export function createPipelineGuard(
   return function admit(request, response, observation, run) {
     // Only a request queued behind an unanswered one has no socket yet: the usual one costs one check.
     // With one, it is on a closing connection only behind an answer already out (a 413): it must never run.
-    if (response.socket !== null) return isOnClosingConnection(request) ? undefined : run();
+    if (response.socket !== null) return isOnClosingConnection(request) ? undefined : run(request, response, observation);
     const socket = request.socket;
     held++;
     request.once('close', () => held--);
@@ -56,7 +59,7 @@ export function createPipelineGuard(
     // Node gives an answer that closes the connection no successor: a request that gets the socket may run.
     response.once('socket', () => {
       waiting.set(socket, (waiting.get(socket) ?? 1) - 1);
-      if (ready.push(run) === 1) setImmediate(runReady);
+      if (ready.push(() => run(request, response, observation)) === 1) setImmediate(runReady);
     });
   };
 }

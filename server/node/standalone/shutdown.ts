@@ -1,18 +1,15 @@
-import { ServerResponse } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
-import { trackResponse } from './client-error.js';
-import { closeAfterAnswer } from '../handler.js';
 
 /** Time idle keep-alive connections keep at shutdown, so a request already on its way is answered rather than reset (ms). */
 export const SHUTDOWN_IDLE_GRACE = 1_000;
 
-/** A server's graceful shutdown: the response class that announces it, and the closing itself. */
+/** A server's graceful shutdown: what announces it to each client, and the closing itself. */
 export interface Shutdown {
-  /** Responses that, once shutdown has begun, tell the client to open its next connection elsewhere. */
-  readonly responseClass: typeof ServerResponse<IncomingMessage>;
-  /** Stops accepting, lets in-flight requests finish, cuts what still runs at `deadline` (ms). */
-  close(server: Server, deadline: number): Promise<void>;
+  /** Told of each response as the server makes it: once shutdown has begun, it tells its client to open the next connection elsewhere. */
+  follow(response: ServerResponse): void;
+  /** Stops accepting, lets in-flight requests finish, the `latest` unfinished answer of each connection announcing it; cuts what runs at `deadline` (ms). */
+  close(server: Server, deadline: number, latest: Iterable<ServerResponse>): Promise<void>;
 }
 
 /** Waits until `server` has closed, cutting every connection still open at the deadline. */
@@ -37,28 +34,14 @@ async function closeWithin(server: Server, deadline: number): Promise<void> {
 /** Creates the graceful shutdown of one server. */
 export function createShutdown(): Shutdown {
   let isClosing = false;
-
-  class ShutdownAwareResponse extends ServerResponse {
-    constructor(...parameters: ConstructorParameters<typeof ServerResponse<IncomingMessage>>) {
-      super(...parameters);
-      // The server's one response class is where every response is known from its start.
-      trackResponse(parameters[0].socket, this);
-    }
-
-    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
-      // Checked when the headers are written, so requests already in flight at shutdown get it too.
-      if (isClosing) {
-        this.shouldKeepAlive = false;
-        closeAfterAnswer(this.req);
-      }
-      return Reflect.apply(super.writeHead, this, [statusCode, reason, headers]) as this;
-    }
-  }
-
   return {
-    responseClass: ShutdownAwareResponse,
-    close(server, deadline) {
+    follow(response) {
+      if (isClosing) response.shouldKeepAlive = false;
+    },
+    close(server, deadline, latest) {
       isClosing = true;
+      // Requests in flight get it too: Node reads `shouldKeepAlive` when their headers are written.
+      for (const response of latest) if (!response.headersSent) response.shouldKeepAlive = false;
       return closeWithin(server, deadline);
     },
   };

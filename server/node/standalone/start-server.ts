@@ -4,15 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { createRequestCore, DEFAULT_BASE_PATH } from '../../core/index.js';
 import type { PluginContext, RequestCore } from '../../core/index.js';
 import { PetstoreError } from '../../../lib/index.js';
-import { handleClientError, handleConnect } from './client-error.js';
+import { handleClientError, handleConnect, lastUnfinishedOn, trackResponse } from './client-error.js';
 import { limitConnections } from './connection-budget.js';
-import type { ConnectionBudget } from './connection-budget.js';
+import type { ConnectionBudget, ConnectionLimits } from './connection-budget.js';
 import { answerWithCore, closeByLingering } from '../handler.js';
 import type { HandlerOptions } from '../handler.js';
 import { deferContinue } from '../node-request.js';
 import { createPipelineGuard } from './pipelining.js';
 import { combineObservers } from './server-plugin.js';
-import type { RequestObserver, ServerPlugin } from './server-plugin.js';
+import type { Observation, RequestObserver, ServerPlugin } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
 import { createShutdown } from './shutdown.js';
 import type { Shutdown } from './shutdown.js';
@@ -85,15 +85,13 @@ export interface RunningServer {
 
 /** The `node:http` server with deliberate timeouts and an Error body for every answer Node's own layer would give. */
 function createNodeServer(
-  options: StartServerOptions, listener: RequestListener, responseClass: typeof ServerResponse<IncomingMessage>,
-  observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf'],
+  options: StartServerOptions, listener: RequestListener, follow: RequestListener, observer: RequestObserver | undefined, idOf: RequestCore['requestIdOf'],
 ): Server {
   const timeouts: ServerTimeouts = {
     headers: HEADERS_TIMEOUT, request: REQUEST_TIMEOUT, keepAlive: KEEP_ALIVE_TIMEOUT, socket: SOCKET_TIMEOUT,
     connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL, ...options.timeouts,
   };
   const server = createServer({
-    ServerResponse: responseClass,
     headersTimeout: timeouts.headers,
     requestTimeout: timeouts.request,
     keepAliveTimeout: timeouts.keepAlive,
@@ -113,6 +111,7 @@ function createNodeServer(
     listener(request, response);
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    follow(request, response);
     const expectation = JSON.stringify(String(request.headers.expect).slice(0, 100));
     const error = new PetstoreError('expectation_failed', `Only \`Expect: 100-continue\` is supported, not ${expectation}`);
     refuseRequest(request, response, error, observer?.(request, response), [], idOf);
@@ -131,11 +130,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /** Waits `delay` ms, serving as usual, then closes gracefully: the drain a load balancer needs to stop sending first. */
-async function drainAndClose(options: StartServerOptions, server: Server, shutdown: Shutdown, delay: number): Promise<void> {
+async function drainAndClose(options: StartServerOptions, server: Server, shutdown: Shutdown, connections: ConnectionLimits, delay: number): Promise<void> {
   const { log } = options;
   log?.({ level: 'info', msg: 'Shutdown begun: /readyz answers 503; requests are served until the delay ends', delayMs: delay });
   if (delay > 0) await new Promise((resume) => setTimeout(resume, delay));
-  await shutdown.close(server, options.shutdownDeadline ?? SHUTDOWN_DEADLINE);
+  await shutdown.close(server, options.shutdownDeadline ?? SHUTDOWN_DEADLINE, lastUnfinishedOn(connections.open()));
   await options.store.close();
   log?.({ level: 'info', msg: 'Shutdown finished' });
 }
@@ -161,28 +160,38 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const shutdown = createShutdown();
   const admitPipelined = createPipelineGuard(core.requestIdOf);
 
-  function listener(request: IncomingMessage, response: ServerResponse): void {
-    const observation = observer?.(request, response);
-    admitPipelined(request, response, observation, () => {
-      if (!admitBody(request, response, observation)) return;
-      // Node keeps MAX_HEADER_LINES + 1 lines of a head, so one more than the limit says there were more.
-      if (request.rawHeaders.length > 2 * MAX_HEADER_LINES) {
-        const error = new PetstoreError('headers_too_large', `The request has more than ${MAX_HEADER_LINES} header lines`);
-        return refuseRequest(request, response, error, observation, [], core.requestIdOf);
-      }
-      answerWithCore(core, request, response, observation);
-    });
+  // Every response the server makes, from its start: a parser error on its connection, the connection budget and shutdown ask after it.
+  function follow(request: IncomingMessage, response: ServerResponse): void {
+    trackResponse(request.socket, response);
+    shutdown.follow(response);
   }
 
-  const server = createNodeServer(options, listener, shutdown.responseClass, observer, core.requestIdOf);
-  const admitBody = limitConnections(server, options.connections, options.bodyLimit);
+  // A request the server may run now: every guard of the connection budget first, then the core.
+  function serve(request: IncomingMessage, response: ServerResponse, observation: Observation | undefined): void {
+    if (!connections.admitBody(request, response, observation)) return;
+    // Node keeps MAX_HEADER_LINES + 1 lines of a head, so one more than the limit says there were more.
+    if (request.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+      const error = new PetstoreError('headers_too_large', `The request has more than ${MAX_HEADER_LINES} header lines`);
+      return refuseRequest(request, response, error, observation, [], core.requestIdOf);
+    }
+    answerWithCore(core, request, response, observation);
+  }
+
+  function listener(request: IncomingMessage, response: ServerResponse): void {
+    follow(request, response);
+    const observation = observer?.(request, response);
+    admitPipelined(request, response, observation, serve);
+  }
+
+  const server = createNodeServer(options, listener, follow, observer, core.requestIdOf);
+  const connections = limitConnections(server, options.connections, options.bodyLimit);
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {
     if (closing !== undefined) return closing;
     const delay = closeOptions.delay ?? 0;
     if (!(Number.isFinite(delay) && delay >= 0)) return Promise.reject(new TypeError('close: `delay` must be a number of milliseconds, 0 or more'));
-    return (closing = drainAndClose(options, server, shutdown, delay));
+    return (closing = drainAndClose(options, server, shutdown, connections, delay));
   };
   return { url, server, close };
 }

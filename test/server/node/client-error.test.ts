@@ -4,7 +4,6 @@ import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { handleClientError, trackResponse } from '../../../server/node/standalone/client-error.js';
-import { createShutdown } from '../../../server/node/standalone/shutdown.js';
 
 /** A connected pair of sockets over loopback: the server's side, and what its client receives until the server ends or cuts it. */
 async function connectedPair(): Promise<{ server: Socket; received: Promise<{ text: string; errorCode: string | undefined }>; close: () => void }> {
@@ -32,6 +31,8 @@ describe('handleClientError()', () => {
     const pair = await connectedPair();
     try {
       const response = new ServerResponse(new IncomingMessage(pair.server));
+      // As Node's server does for the answer that holds the connection.
+      response.assignSocket(pair.server);
       trackResponse(pair.server, response);
       handleClientError(PARSE_ERROR, pair.server);
       const { text } = await pair.received;
@@ -46,6 +47,8 @@ describe('handleClientError()', () => {
     const pair = await connectedPair();
     try {
       const response = new ServerResponse(new IncomingMessage(pair.server));
+      // As Node's server does for the answer that holds the connection.
+      response.assignSocket(pair.server);
       trackResponse(pair.server, response);
       response.writeHead(200, { 'content-type': 'application/json' });
       handleClientError(PARSE_ERROR, pair.server);
@@ -57,12 +60,15 @@ describe('handleClientError()', () => {
     }
   });
 
-  test('handleClientError() knows the responses of the standalone server\'s response class without being told', async () => {
+  test('handleClientError() cuts the connection, writing nothing, when the latest response waits behind another: a 400 would read as the earlier answer', async () => {
     const pair = await connectedPair();
     try {
-      const response = new (createShutdown().responseClass)(new IncomingMessage(pair.server));
-      response.writeHead(200);
+      const holding = new ServerResponse(new IncomingMessage(pair.server));
+      holding.assignSocket(pair.server);
+      trackResponse(pair.server, holding);
+      trackResponse(pair.server, new ServerResponse(new IncomingMessage(pair.server)));
       handleClientError(PARSE_ERROR, pair.server);
+      assert.equal(pair.server.destroyed, true);
       assert.equal((await pair.received).text, '');
     } finally {
       pair.close();
