@@ -31,39 +31,17 @@ export function rawErrorResponse(error: PetstoreError): string {
   return `${head}${REQUEST_ID_HEADER}: ${newRequestId()}\r\nConnection: close\r\n\r\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`;
 }
 
-/** The latest response the server made on each connection: answers on one connection finish in the order of their requests. */
-const latest = new WeakMap<object, ServerResponse>();
-
-/** Follows a response of the standalone server, for a parser error on its connection, the connection budget and shutdown. */
-export function trackResponse(socket: object, response: ServerResponse): void {
-  latest.set(socket, response);
-}
-
-/** The latest response of each of these sockets, where it has not finished (or lost its connection): the one that answers last on it. */
-export function lastUnfinishedOn(sockets: Iterable<object>): ServerResponse[] {
-  return [...sockets].flatMap((socket) => latest.get(socket) ?? []).filter((response) => !(response.writableFinished || response.destroyed));
-}
-
-/** Whether every response of the socket is over: it waits for its next request. */
-export function isIdle(socket: object): boolean {
-  return lastUnfinishedOn([socket]).length === 0;
-}
-
-/** Whether another answer could run into one on the socket: the latest has begun, or waits behind an earlier one (only that has the socket). */
-function hasStartedResponse(socket: Socket): boolean {
-  return lastUnfinishedOn([socket]).some((response) => response.headersSent || response.socket === null);
-}
-
 /**
- * The server's `clientError` listener: framing errors (400), oversize headers (431) and timeouts
- * (408) get the Error body like every other error, unless part of a response was already written;
- * the connection then closes with a lingering close, so a client still sending reads the answer.
+ * The server's `clientError` listener, told the connection's `latest` unfinished response: framing errors (400),
+ * oversize headers (431) and timeouts (408) get the Error body like every other error, unless part of a response was
+ * already written; the connection then closes with a lingering close, so a client still sending reads the answer.
  */
-export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+export function handleClientError(error: Error & { code?: string }, socket: Socket, latest: ServerResponse | undefined): void {
   if (error.code === 'ECONNRESET') return void socket.destroy();
   // Its answer is decided and its parser detached: a parse error or a timeout there is expected.
   if (isDiscarding(socket)) return;
-  if (!socket.writable || hasStartedResponse(socket)) return void socket.destroy();
+  // Another answer could run into the latest: it has begun, or waits behind an earlier one (only that one has the socket).
+  if (!socket.writable || (latest !== undefined && (latest.headersSent || latest.socket === null))) return void socket.destroy();
   socket.write(rawErrorResponse(errorFor(error.code)));
   lingerAndClose(socket);
 }

@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import { HttpError } from '../../core/index.js';
 import { DEFAULT_BODY_LIMIT } from '../../core/request.js';
-import { isIdle } from './client-error.js';
 import { closeAfterAnswer } from '../handler.js';
 import type { Observation } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
@@ -47,25 +46,44 @@ function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
   return Number.isSafeInteger(length) && length >= 0 ? Math.min(length, bodyLimit) : 0;
 }
 
+/** What the server knows of an open connection: whether a whole request head came on it, and the latest response it made there. */
+interface OpenConnection {
+  hasRequested: boolean;
+  /** Answers on one connection finish in the order of their requests, so the latest alone tells whether all are over. */
+  latest: ServerResponse | undefined;
+}
+
+/** Whether a response is all out (or its connection gone): no answer of it can be cut any more. */
+function isOver(response: ServerResponse): boolean {
+  return response.writableFinished || response.destroyed;
+}
+
+/** Whether every response of the connection is over: it waits for its next request. */
+function isIdle(connection: OpenConnection | undefined): boolean {
+  return connection?.latest === undefined || isOver(connection.latest);
+}
+
+/** The connection that makes room for a newcomer: the oldest without a whole request head, else the oldest idle one. */
+function oldestToClose(open: ReadonlyMap<Socket, OpenConnection>): Socket | undefined {
+  const connections = [...open];
+  return (connections.find(([, connection]) => !connection.hasRequested) ?? connections.find(([, connection]) => isIdle(connection)))?.[0];
+}
+
 /**
  * Keeps at most `max` connections open, never letting newcomers be locked out (HAProxy keeps its slots
- * for connections that have done work): past the cap, the oldest connection that has not yet sent a
- * whole request head makes room, else the oldest idle keep-alive one; only when every connection has
- * a request under way is the newcomer closed. With `perAddress`, a newcomer from an address holding
- * that many is closed at accept.
+ * for connections that have done work): past the cap, oldestToClose makes room; only when every
+ * connection has a request under way is the newcomer closed. With `perAddress`, a newcomer from an
+ * address holding that many is closed at accept. Returns the open connections, oldest first.
  */
-function admitConnections(
-  server: Server, max: number, perAddress: number | undefined, refuse: () => void,
-): Pick<ConnectionLimits, 'open'> & { markUsed(socket: Socket): void } {
-  // Insertion order is age: the first of each set is its oldest.
-  const fresh = new Set<Socket>();
-  const used = new Set<Socket>();
+function admitConnections(server: Server, max: number, perAddress: number | undefined, refuse: () => void): Map<Socket, OpenConnection> {
+  // Insertion order is age: the first is the oldest.
+  const open = new Map<Socket, OpenConnection>();
   const byAddress = new Map<string | undefined, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     const fromAddress = (byAddress.get(address) ?? 0) + 1;
-    const isFull = fresh.size + used.size >= max;
-    const victim = isFull ? [...fresh, ...used].find((open) => fresh.has(open) || isIdle(open)) : undefined;
+    const isFull = open.size >= max;
+    const victim = isFull ? oldestToClose(open) : undefined;
     const refused = (perAddress !== undefined && fromAddress > perAddress) || (isFull && victim === undefined) ? socket : victim;
     if (refused !== undefined) {
       refuse();
@@ -73,49 +91,75 @@ function admitConnections(
       if (refused === socket) return;
     }
     byAddress.set(address, fromAddress);
-    fresh.add(socket);
+    open.set(socket, { hasRequested: false, latest: undefined });
     socket.once('close', () => {
-      if (!fresh.delete(socket)) used.delete(socket);
+      open.delete(socket);
       const left = (byAddress.get(address) ?? 1) - 1;
       void (left === 0 ? byAddress.delete(address) : byAddress.set(address, left));
     });
   });
-  return {
-    markUsed: (socket) => void (fresh.delete(socket) && used.add(socket)),
-    open: () => [...fresh, ...used],
-  };
+  return open;
 }
 
-/** The connection budget of a server: the admission check of each request, and the connections open now. */
+/** The connection budget of a server, and what it knows of each open connection. */
 export interface ConnectionLimits {
+  /** Told of each response as the server makes it: its connection has sent a whole request head, and this is its latest answer. */
+  follow(socket: Socket, response: ServerResponse): void;
+  /** The latest response of `socket`'s connection, or of every open connection, where it has not finished. */
+  unfinished(socket?: Socket): ServerResponse[];
   /** False when the request was answered 503 `unavailable` with `Retry-After`; its connection closes after it, the rest of its body unread. */
   admitBody(request: IncomingMessage, response: ServerResponse, observation: Observation | undefined): boolean;
-  open(): Socket[];
 }
 
-/** Bounds what the connections of `server` hold: at most `maxConnections` open (admitConnections), and `maxBodyBytes` of bodies being received. */
+/** Fewest counted bodies before the ledger is swept of those whose answers are over. */
+const SWEEP_MIN = 64;
+
+/**
+ * Bounds what the connections of `server` hold: at most `maxConnections` open (admitConnections), and
+ * `maxBodyBytes` of bodies being received, each counted until its answer is over. The ledger of
+ * bodies is swept when it doubles and before any refusal, so no request pays a listener for it.
+ */
 export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit = DEFAULT_BODY_LIMIT): ConnectionLimits {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
   for (const [name, value] of Object.entries({ maxConnections, maxBodyBytes, maxConnectionsPerAddress: maxConnectionsPerAddress ?? 1 })) {
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
-  const connections = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
+  const open = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
+  // Each counted until its answer is over.
+  let bodies: { response: ServerResponse; bytes: number }[] = [];
   let bodyBytes = 0;
-  const admitBody: ConnectionLimits['admitBody'] = (request, response, observation) => {
-    connections.markUsed(request.socket);
-    const bytes = bodyBytesOf(request, bodyLimit);
-    if (bytes === 0) return true;
-    if (bodyBytes + bytes > maxBodyBytes) {
-      onRefused?.('bodies');
-      closeAfterAnswer(request);
-      const message = `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`;
-      const error = new HttpError('unavailable', message, { headers: ['Retry-After', String(BODY_RETRY_AFTER)] });
-      refuseRequest(request, response, error, observation, ['Connection', 'close']);
-      return false;
-    }
-    bodyBytes += bytes;
-    response.once('close', () => (bodyBytes -= bytes));
-    return true;
+  let sweepAt = SWEEP_MIN;
+  const sweep = (): void => {
+    bodies = bodies.filter((body) => !isOver(body.response));
+    bodyBytes = bodies.reduce((sum, body) => sum + body.bytes, 0);
+    sweepAt = 2 * bodies.length + SWEEP_MIN;
   };
-  return { admitBody, open: connections.open };
+  return {
+    follow(socket, response) {
+      const connection = open.get(socket);
+      if (connection === undefined) return;
+      connection.hasRequested = true;
+      connection.latest = response;
+    },
+    unfinished(socket) {
+      const connections = socket === undefined ? [...open.values()] : [open.get(socket)];
+      return connections.flatMap((connection) => isIdle(connection) ? [] : [connection?.latest as ServerResponse]);
+    },
+    admitBody(request, response, observation) {
+      const bytes = bodyBytesOf(request, bodyLimit);
+      if (bytes === 0) return true;
+      if (bodies.length >= sweepAt || bodyBytes + bytes > maxBodyBytes) sweep();
+      if (bodyBytes + bytes > maxBodyBytes) {
+        onRefused?.('bodies');
+        closeAfterAnswer(request);
+        const message = `The server is receiving as many request bodies as it holds at once; repeat the request after ${BODY_RETRY_AFTER} second`;
+        const error = new HttpError('unavailable', message, { headers: ['Retry-After', String(BODY_RETRY_AFTER)] });
+        refuseRequest(request, response, error, observation, ['Connection', 'close']);
+        return false;
+      }
+      bodies.push({ response, bytes });
+      bodyBytes += bytes;
+      return true;
+    },
+  };
 }

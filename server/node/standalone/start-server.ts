@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createRequestCore, DEFAULT_BASE_PATH } from '../../core/index.js';
 import type { PluginContext, RequestCore } from '../../core/index.js';
 import { PetstoreError } from '../../../lib/index.js';
-import { handleClientError, handleConnect, lastUnfinishedOn, trackResponse } from './client-error.js';
+import { handleClientError, handleConnect } from './client-error.js';
 import { limitConnections } from './connection-budget.js';
 import type { ConnectionBudget, ConnectionLimits } from './connection-budget.js';
 import { answerWithCore, closeByLingering } from '../handler.js';
@@ -14,8 +14,7 @@ import { createPipelineGuard } from './pipelining.js';
 import { combineObservers } from './server-plugin.js';
 import type { Observation, RequestObserver, ServerPlugin } from './server-plugin.js';
 import { refuseRequest } from '../responses.js';
-import { createShutdown } from './shutdown.js';
-import type { Shutdown } from './shutdown.js';
+import { shutDown } from './shutdown.js';
 
 /** Time a client has to send its request headers (ms); slower clients get a 408 and are cut off. */
 export const HEADERS_TIMEOUT = 10_000;
@@ -104,7 +103,6 @@ function createNodeServer(
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
   server.setTimeout(timeouts.socket);
   server.on('connection', closeByLingering);
-  server.on('clientError', handleClientError);
   server.on('connect', handleConnect);
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     deferContinue(response);
@@ -130,11 +128,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /** Waits `delay` ms, serving as usual, then closes gracefully: the drain a load balancer needs to stop sending first. */
-async function drainAndClose(options: StartServerOptions, server: Server, shutdown: Shutdown, connections: ConnectionLimits, delay: number): Promise<void> {
+async function drainAndClose(options: StartServerOptions, server: Server, connections: ConnectionLimits, delay: number): Promise<void> {
   const { log } = options;
   log?.({ level: 'info', msg: 'Shutdown begun: /readyz answers 503; requests are served until the delay ends', delayMs: delay });
   if (delay > 0) await new Promise((resume) => setTimeout(resume, delay));
-  await shutdown.close(server, options.shutdownDeadline ?? SHUTDOWN_DEADLINE, lastUnfinishedOn(connections.open()));
+  await shutDown(server, options.shutdownDeadline ?? SHUTDOWN_DEADLINE, connections.unfinished());
   await options.store.close();
   log?.({ level: 'info', msg: 'Shutdown finished' });
 }
@@ -157,13 +155,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const core = createRequestCore({ ...options, plugins }, 'startServer');
   const observer = combineObservers(observers);
-  const shutdown = createShutdown();
   const admitPipelined = createPipelineGuard(core.requestIdOf);
 
   // Every response the server makes, from its start: a parser error on its connection, the connection budget and shutdown ask after it.
   function follow(request: IncomingMessage, response: ServerResponse): void {
-    trackResponse(request.socket, response);
-    shutdown.follow(response);
+    connections.follow(request.socket, response);
+    // Once shutdown stops the listener, every answer tells its client to open the next connection elsewhere.
+    if (!server.listening) response.shouldKeepAlive = false;
   }
 
   // A request the server may run now: every guard of the connection budget first, then the core.
@@ -185,13 +183,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const server = createNodeServer(options, listener, follow, observer, core.requestIdOf);
   const connections = limitConnections(server, options.connections, options.bodyLimit);
+  server.on('clientError', (error: Error, socket: Socket) => handleClientError(error, socket, connections.unfinished(socket)[0]));
   const address = await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}${basePath}`;
   const close = (closeOptions: CloseOptions = {}): Promise<void> => {
     if (closing !== undefined) return closing;
     const delay = closeOptions.delay ?? 0;
     if (!(Number.isFinite(delay) && delay >= 0)) return Promise.reject(new TypeError('close: `delay` must be a number of milliseconds, 0 or more'));
-    return (closing = drainAndClose(options, server, shutdown, connections, delay));
+    return (closing = drainAndClose(options, server, connections, delay));
   };
   return { url, server, close };
 }

@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
-import { handleClientError, trackResponse } from '../../../server/node/standalone/client-error.js';
+import { handleClientError } from '../../../server/node/standalone/client-error.js';
 
 /** A connected pair of sockets over loopback: the server's side, and what its client receives until the server ends or cuts it. */
 async function connectedPair(): Promise<{ server: Socket; received: Promise<{ text: string; errorCode: string | undefined }>; close: () => void }> {
@@ -33,8 +33,7 @@ describe('handleClientError()', () => {
       const response = new ServerResponse(new IncomingMessage(pair.server));
       // As Node's server does for the answer that holds the connection.
       response.assignSocket(pair.server);
-      trackResponse(pair.server, response);
-      handleClientError(PARSE_ERROR, pair.server);
+      handleClientError(PARSE_ERROR, pair.server, response);
       const { text } = await pair.received;
       assert.match(text, /^HTTP\/1\.1 400 Bad Request\r\n/);
       assert.match(text, /"code":"bad_request"/);
@@ -49,9 +48,8 @@ describe('handleClientError()', () => {
       const response = new ServerResponse(new IncomingMessage(pair.server));
       // As Node's server does for the answer that holds the connection.
       response.assignSocket(pair.server);
-      trackResponse(pair.server, response);
       response.writeHead(200, { 'content-type': 'application/json' });
-      handleClientError(PARSE_ERROR, pair.server);
+      handleClientError(PARSE_ERROR, pair.server, response);
       assert.equal(pair.server.destroyed, true);
       const { text } = await pair.received;
       assert.equal(text, '', 'no answer is written into the one already begun');
@@ -65,9 +63,7 @@ describe('handleClientError()', () => {
     try {
       const holding = new ServerResponse(new IncomingMessage(pair.server));
       holding.assignSocket(pair.server);
-      trackResponse(pair.server, holding);
-      trackResponse(pair.server, new ServerResponse(new IncomingMessage(pair.server)));
-      handleClientError(PARSE_ERROR, pair.server);
+      handleClientError(PARSE_ERROR, pair.server, new ServerResponse(new IncomingMessage(pair.server)));
       assert.equal(pair.server.destroyed, true);
       assert.equal((await pair.received).text, '');
     } finally {
