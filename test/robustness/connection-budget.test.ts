@@ -167,6 +167,34 @@ describe('connection budget', () => {
     }
   });
 
+  test('startServer() with `connections.maxBodyBytes` counts a body only until its answer is out: many creates one after another, on one connection and on new ones, all pass a budget of one body', async () => {
+    const refused: string[] = [];
+    const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
+    const request = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    try {
+      const kept = await openSocket(server.port, request);
+      let isClosed = false;
+      void kept.closed.then(() => (isClosed = true));
+      for (let sent = 1; sent <= 20 && !isClosed; sent++) {
+        if (sent > 1) kept.socket.write(request);
+        while ((kept.received().match(/HTTP\/1\.1 /g) ?? []).length < sent && !isClosed) await pause(5);
+      }
+      assert.equal((kept.received().match(/HTTP\/1\.1 201 /g) ?? []).length, 20, kept.received().slice(-400));
+      kept.socket.destroy();
+      for (let index = 0; index < 20; index++) {
+        const fresh = await openSocket(server.port, request);
+        while (!fresh.received().includes('\r\n\r\n')) await pause(5);
+        assert.match(fresh.received(), /^HTTP\/1\.1 201 /);
+        fresh.socket.destroy();
+        await fresh.closed;
+      }
+      assert.deepEqual(refused, []);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('connectionRefusalCounterOf() counts refusals by reason in petstore_connections_refused_total, both series from 0', () => {
     const metrics = createMetrics();
     const count = connectionRefusalCounterOf(metrics);

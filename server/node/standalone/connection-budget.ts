@@ -46,11 +46,14 @@ function bodyBytesOf(request: IncomingMessage, bodyLimit: number): number {
   return Number.isSafeInteger(length) && length >= 0 ? Math.min(length, bodyLimit) : 0;
 }
 
-/** What the server knows of an open connection: whether a whole request head came on it, and the latest response it made there. */
+/** What the server knows of an open connection. */
 interface OpenConnection {
+  /** Whether a whole request head came on it. */
   hasRequested: boolean;
-  /** Answers on one connection finish in the order of their requests, so the latest alone tells whether all are over. */
+  /** Its latest response: answers on one connection finish in the order of their requests, so it alone tells whether all are over. */
   latest: ServerResponse | undefined;
+  /** Bytes of its bodies counted against the budget, until its answers are all over. */
+  bodyBytes: number;
 }
 
 /** Whether a response is all out (or its connection gone): no answer of it can be cut any more. */
@@ -69,38 +72,6 @@ function oldestToClose(open: ReadonlyMap<Socket, OpenConnection>): Socket | unde
   return (connections.find(([, connection]) => !connection.hasRequested) ?? connections.find(([, connection]) => isIdle(connection)))?.[0];
 }
 
-/**
- * Keeps at most `max` connections open, never letting newcomers be locked out (HAProxy keeps its slots
- * for connections that have done work): past the cap, oldestToClose makes room; only when every
- * connection has a request under way is the newcomer closed. With `perAddress`, a newcomer from an
- * address holding that many is closed at accept. Returns the open connections, oldest first.
- */
-function admitConnections(server: Server, max: number, perAddress: number | undefined, refuse: () => void): Map<Socket, OpenConnection> {
-  // Insertion order is age: the first is the oldest.
-  const open = new Map<Socket, OpenConnection>();
-  const byAddress = new Map<string | undefined, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress;
-    const fromAddress = (byAddress.get(address) ?? 0) + 1;
-    const isFull = open.size >= max;
-    const victim = isFull ? oldestToClose(open) : undefined;
-    const refused = (perAddress !== undefined && fromAddress > perAddress) || (isFull && victim === undefined) ? socket : victim;
-    if (refused !== undefined) {
-      refuse();
-      refused.destroy();
-      if (refused === socket) return;
-    }
-    byAddress.set(address, fromAddress);
-    open.set(socket, { hasRequested: false, latest: undefined });
-    socket.once('close', () => {
-      open.delete(socket);
-      const left = (byAddress.get(address) ?? 1) - 1;
-      void (left === 0 ? byAddress.delete(address) : byAddress.set(address, left));
-    });
-  });
-  return open;
-}
-
 /** The connection budget of a server, and what it knows of each open connection. */
 export interface ConnectionLimits {
   /** Told of each response as the server makes it: its connection has sent a whole request head, and this is its latest answer. */
@@ -111,33 +82,54 @@ export interface ConnectionLimits {
   admitBody(request: IncomingMessage, response: ServerResponse, observation: Observation | undefined): boolean;
 }
 
-/** Fewest counted bodies before the ledger is swept of those whose answers are over. */
-const SWEEP_MIN = 64;
-
 /**
- * Bounds what the connections of `server` hold: at most `maxConnections` open (admitConnections), and
- * `maxBodyBytes` of bodies being received, each counted until its answer is over. The ledger of
- * bodies is swept when it doubles and before any refusal, so no request pays a listener for it.
+ * Bounds what the connections of `server` hold. At most `maxConnections` open, never locking newcomers
+ * out (HAProxy keeps its slots for connections that have done work): past the cap, oldestToClose makes
+ * room, and only when every connection has a request under way is the newcomer closed; with
+ * `perAddress`, a newcomer from an address holding that many is closed at accept. At most
+ * `maxBodyBytes` of bodies being received: each body counts on its connection until the connection's
+ * answers are all over, which its next request, its close or a refusal's recount finds, so no request
+ * pays a listener for it.
  */
 export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit = DEFAULT_BODY_LIMIT): ConnectionLimits {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
   for (const [name, value] of Object.entries({ maxConnections, maxBodyBytes, maxConnectionsPerAddress: maxConnectionsPerAddress ?? 1 })) {
     if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`startServer: \`connections.${name}\` must be a positive integer`);
   }
-  const open = admitConnections(server, maxConnections, maxConnectionsPerAddress, () => onRefused?.('connections'));
-  // Each counted until its answer is over.
-  let bodies: { response: ServerResponse; bytes: number }[] = [];
+  // Insertion order is age: the first is the oldest.
+  const open = new Map<Socket, OpenConnection>();
+  const byAddress = new Map<string | undefined, number>();
   let bodyBytes = 0;
-  let sweepAt = SWEEP_MIN;
-  const sweep = (): void => {
-    bodies = bodies.filter((body) => !isOver(body.response));
-    bodyBytes = bodies.reduce((sum, body) => sum + body.bytes, 0);
-    sweepAt = 2 * bodies.length + SWEEP_MIN;
+  const release = (connection: OpenConnection): void => {
+    bodyBytes -= connection.bodyBytes;
+    connection.bodyBytes = 0;
   };
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    const fromAddress = (byAddress.get(address) ?? 0) + 1;
+    const isFull = open.size >= maxConnections;
+    const victim = isFull ? oldestToClose(open) : undefined;
+    const refused = (maxConnectionsPerAddress !== undefined && fromAddress > maxConnectionsPerAddress) || (isFull && victim === undefined) ? socket : victim;
+    if (refused !== undefined) {
+      onRefused?.('connections');
+      refused.destroy();
+      if (refused === socket) return;
+    }
+    byAddress.set(address, fromAddress);
+    const connection: OpenConnection = { hasRequested: false, latest: undefined, bodyBytes: 0 };
+    open.set(socket, connection);
+    socket.once('close', () => {
+      release(connection);
+      open.delete(socket);
+      const left = (byAddress.get(address) ?? 1) - 1;
+      void (left === 0 ? byAddress.delete(address) : byAddress.set(address, left));
+    });
+  });
   return {
     follow(socket, response) {
       const connection = open.get(socket);
       if (connection === undefined) return;
+      if (isIdle(connection)) release(connection);
       connection.hasRequested = true;
       connection.latest = response;
     },
@@ -147,8 +139,9 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     },
     admitBody(request, response, observation) {
       const bytes = bodyBytesOf(request, bodyLimit);
-      if (bytes === 0) return true;
-      if (bodies.length >= sweepAt || bodyBytes + bytes > maxBodyBytes) sweep();
+      const connection = open.get(request.socket);
+      if (bytes === 0 || connection === undefined) return true;
+      if (bodyBytes + bytes > maxBodyBytes) for (const other of open.values()) if (isIdle(other)) release(other);
       if (bodyBytes + bytes > maxBodyBytes) {
         onRefused?.('bodies');
         closeAfterAnswer(request);
@@ -157,7 +150,7 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
         refuseRequest(request, response, error, observation, ['Connection', 'close']);
         return false;
       }
-      bodies.push({ response, bytes });
+      connection.bodyBytes += bytes;
       bodyBytes += bytes;
       return true;
     },
