@@ -129,7 +129,7 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     follow(socket, response) {
       const connection = open.get(socket);
       if (connection === undefined) return;
-      if (isIdle(connection)) release(connection);
+      if (connection.bodyBytes > 0 && isIdle(connection)) release(connection);
       connection.hasRequested = true;
       connection.latest = response;
     },
@@ -139,8 +139,9 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     },
     admitBody(request, response, observation) {
       const bytes = bodyBytesOf(request, bodyLimit);
+      if (bytes === 0) return true;
       const connection = open.get(request.socket);
-      if (bytes === 0 || connection === undefined) return true;
+      if (connection === undefined) return true;
       if (bodyBytes + bytes > maxBodyBytes) for (const other of open.values()) if (isIdle(other)) release(other);
       if (bodyBytes + bytes > maxBodyBytes) {
         onRefused?.('bodies');
