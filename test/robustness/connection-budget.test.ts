@@ -195,6 +195,24 @@ describe('connection budget', () => {
     }
   });
 
+  test('startServer() with `connections.maxBodyBytes` counts a pipelined body only until its answer is out: three creates in one write, under a budget of one body, are all created', async () => {
+    const refused: string[] = [];
+    const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
+    const request = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    try {
+      const pipelined = await openSocket(server.port, request.repeat(3));
+      let isClosed = false;
+      void pipelined.closed.then(() => (isClosed = true));
+      while ((pipelined.received().match(/HTTP\/1\.1 /g) ?? []).length < 3 && !isClosed) await pause(5);
+      assert.equal((pipelined.received().match(/HTTP\/1\.1 201 /g) ?? []).length, 3, pipelined.received().slice(-400));
+      assert.deepEqual(refused, []);
+      pipelined.socket.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+
   test('connectionRefusalCounterOf() counts refusals by reason in petstore_connections_refused_total, both series from 0', () => {
     const metrics = createMetrics();
     const count = connectionRefusalCounterOf(metrics);

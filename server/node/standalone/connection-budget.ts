@@ -52,7 +52,7 @@ interface OpenConnection {
   hasRequested: boolean;
   /** Its latest response: answers on one connection finish in the order of their requests, so it alone tells whether all are over. */
   latest: ServerResponse | undefined;
-  /** Bytes of its bodies counted against the budget, until its answers are all over. */
+  /** Bytes of its latest body counted against the budget, until its answer is over. */
   bodyBytes: number;
 }
 
@@ -87,9 +87,9 @@ export interface ConnectionLimits {
  * out (HAProxy keeps its slots for connections that have done work): past the cap, oldestToClose makes
  * room, and only when every connection has a request under way is the newcomer closed; with
  * `perAddress`, a newcomer from an address holding that many is closed at accept. At most
- * `maxBodyBytes` of bodies being received: each body counts on its connection until the connection's
- * answers are all over, which its next request, its close or a refusal's recount finds, so no request
- * pays a listener for it.
+ * `maxBodyBytes` of bodies being received: each body counts on its connection until its answer is
+ * over, which the connection's next request with a body, its close or a refusal's recount finds, so
+ * no request pays a listener for it.
  */
 export function limitConnections(server: Server, budget: ConnectionBudget = {}, bodyLimit = DEFAULT_BODY_LIMIT): ConnectionLimits {
   const { maxConnections = DEFAULT_MAX_CONNECTIONS, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxConnectionsPerAddress, onRefused } = budget;
@@ -129,7 +129,6 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
     follow(socket, response) {
       const connection = open.get(socket);
       if (connection === undefined) return;
-      if (connection.bodyBytes > 0 && isIdle(connection)) release(connection);
       connection.hasRequested = true;
       connection.latest = response;
     },
@@ -142,6 +141,8 @@ export function limitConnections(server: Server, budget: ConnectionBudget = {}, 
       if (bytes === 0) return true;
       const connection = open.get(request.socket);
       if (connection === undefined) return true;
+      // A request runs once its response holds the socket: every earlier answer on its connection is out.
+      release(connection);
       if (bodyBytes + bytes > maxBodyBytes) for (const other of open.values()) if (isIdle(other)) release(other);
       if (bodyBytes + bytes > maxBodyBytes) {
         onRefused?.('bodies');
