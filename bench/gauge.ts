@@ -28,6 +28,8 @@ Options:
   --rounds <n>      rounds, each with a fresh process of each build (default 4)
   --duration <s>    whole seconds of wrk measured per route, build and round (default 1)
   --warmup <s>      whole seconds of wrk before each measurement, not counted (default 1)
+  --route <text>    measure only the routes whose name contains the text, e.g. 'POST /v1/pets (201)'
+                    (the reads still warm up together first, as in a whole run)
   --help            print this and exit
 `;
 
@@ -70,6 +72,7 @@ interface GaugeSettings {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
+  route: string | undefined;
   isHelp: boolean;
 }
 
@@ -82,6 +85,7 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
       rounds: { type: 'string', default: '4' },
       duration: { type: 'string', default: '1' },
       warmup: { type: 'string', default: '1' },
+      route: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -95,7 +99,8 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
     throw new Error(`--against needs a git revision such as 762c6c9, not ${JSON.stringify(values.against)}`);
   }
   if (values.node !== undefined && !/^\d+$/.test(values.node)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(values.node)}`);
-  return { against: values.against, nodeMajor: values.node, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), isHelp: values.help };
+  const { against, node: nodeMajor, route, help: isHelp } = values;
+  return { against, nodeMajor, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), route, isHelp };
 }
 
 /** The last release: its tag when it has one, else the commit it was made from. */
@@ -170,6 +175,9 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  const { route } = settings;
+  const routes = route === undefined ? SCENARIOS : SCENARIOS.filter((scenario) => scenario.name.includes(route));
+  if (routes.length === 0) throw new Error(`--route names no route: ${JSON.stringify(route)} is in none of ${SCENARIOS.map(({ name }) => name).join(', ')}`);
   if (settings.nodeMajor !== undefined && settings.nodeMajor !== process.versions.node.split('.')[0]) {
     process.exitCode = await runOnNode(settings.nodeMajor, ['--import', 'tsx', resolve(ROOT, 'bench', 'gauge.ts'), ...process.argv.slice(2)]);
     return;
@@ -192,10 +200,10 @@ async function main(): Promise<void> {
   const headCommit = (await run('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT })).stdout.trim();
   const isClean = (await run('git', ['status', '--porcelain', '--', 'lib', 'server', 'extras/cli'], { cwd: ROOT })).stdout.trim() === '';
 
-  const samples: RouteSamples[] = SCENARIOS.map((scenario) => ({ route: scenario.name, current: [], against: [] }));
+  const samples: RouteSamples[] = routes.map((scenario) => ({ route: scenario.name, current: [], against: [] }));
   const scripts = await mkdtemp(join(tmpdir(), 'petstore-gauge-'));
   try {
-    const scriptFiles = await Promise.all(SCENARIOS.map(async (scenario, index) => {
+    const scriptFiles = await Promise.all(routes.map(async (scenario, index) => {
       const file = join(scripts, `route-${index}.lua`);
       await writeFile(file, luaScript(scenario));
       return file;
@@ -212,7 +220,7 @@ async function main(): Promise<void> {
         // The reads warm up together, so the store still holds the 1,000 pets when they are measured;
         // each create warms up on its own, after the reads.
         for (const server of servers) await wrk(server.origin, READS_WARM_UP, readsWarmUp, settings.warmupSeconds, 50);
-        for (const [index, scenario] of SCENARIOS.entries()) {
+        for (const [index, scenario] of routes.entries()) {
           // Which build goes first alternates route by route and round by round.
           const order = (round + index) % 2 === 0 ? servers : [...servers].reverse();
           for (const server of order) {
