@@ -241,15 +241,17 @@ export async function runHttpBench(options: HttpBenchOptions): Promise<HttpBench
 }
 
 /**
- * The order of a round's servers: the first round's rotated by the round, the project and `against`
- * swapped so that each goes first of the two in every other round (the second shares core 0 with
- * what the first does after its load: its collector, closing 50 connections).
+ * The order of a round's servers: the first round's rotated by the round, `against` right after the
+ * project in even rounds and right before it in odd ones. Back to back, both builds have idled alike:
+ * on Node 20 a server that idled a few seconds spends a quarter more CPU per request after (V8's memory
+ * reducer, docs/performance.md), and two builds 30 s apart read 0.82× where back to back 0.96-1.00×.
  */
 export function alternatingOrder(servers: readonly ServerName[], round: number): ServerName[] {
-  const order = servers.map((_, index) => servers[(index + round) % servers.length] as ServerName);
+  const others = servers.filter((server) => server !== AGAINST);
+  const order = others.map((_, index) => others[(index + round) % others.length] as ServerName);
+  if (others.length === servers.length) return order;
   const project = order.indexOf('project');
-  const against = order.indexOf(AGAINST);
-  if (project !== -1 && against !== -1 && (project < against) !== (round % 2 === 0)) [order[project], order[against]] = [AGAINST, 'project'];
+  order.splice(round % 2 === 0 ? project + 1 : project, 0, AGAINST);
   return order;
 }
 

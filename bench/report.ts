@@ -117,7 +117,7 @@ function rateComparison(input: ReportInput, server: ServerName, base: ServerName
 function againstLines(input: ReportInput): string[] {
   if (!input.servers.includes(AGAINST)) return [];
   const lines = [`## This build against ${againstName(input)}`, ''];
-  lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both about a minute apart; medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. Above 1.00× this build is faster.`, '');
+  lines.push(`This checkout's build (\`project\`) against ${againstName(input)}${input.against === undefined ? '' : `, started as \`${input.against.start}\``}, in the same rounds, each scenario measured on both back to back; medians over ${input.rounds === 1 ? 'its one round' : `the ${input.rounds} rounds`}. Above 1.00× this build is faster.`, '');
   lines.push(...rateComparison(input, 'project', AGAINST, ['this req/s', 'that req/s', 'this / that', 'p99 this', 'p99 that']).lines);
   const cpu = (name: string, server: ServerName): number[] => samplesOf(input, name, server).map((sample) => sample.cpuMicroseconds ?? Number.NaN);
   if (!SCENARIOS.every(({ name }) => [...cpu(name, 'project'), ...cpu(name, AGAINST)].every(Number.isFinite))) return lines;
