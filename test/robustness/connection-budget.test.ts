@@ -32,6 +32,14 @@ async function openSocket(port: number, text: string): Promise<{ socket: Socket;
 }
 
 /** Resolves after `ms` milliseconds. */
+/** A server whose body budget holds one create of 80 bytes, the refusals it reports, and that create as it goes on the wire. */
+async function startOneBodyServer(): Promise<{ server: Awaited<ReturnType<typeof startTestServer>>; refused: string[]; request: string }> {
+  const refused: string[] = [];
+  const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
+  const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
+  return { server, refused, request: `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` };
+}
+
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -168,10 +176,7 @@ describe('connection budget', () => {
   });
 
   test('startServer() with `connections.maxBodyBytes` counts a body only until its answer is out: many creates one after another, on one connection and on new ones, all pass a budget of one body', async () => {
-    const refused: string[] = [];
-    const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
-    const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
-    const request = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const { server, refused, request } = await startOneBodyServer();
     try {
       const kept = await openSocket(server.port, request);
       let isClosed = false;
@@ -196,10 +201,7 @@ describe('connection budget', () => {
   });
 
   test('startServer() with `connections.maxBodyBytes` counts a pipelined body only until its answer is out: three creates in one write, under a budget of one body, are all created', async () => {
-    const refused: string[] = [];
-    const server = await startTestServer({ connections: { maxBodyBytes: 100, onRefused: (reason) => refused.push(reason) } });
-    const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(80, ' ');
-    const request = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const { server, refused, request } = await startOneBodyServer();
     try {
       const pipelined = await openSocket(server.port, request.repeat(3));
       let isClosed = false;
