@@ -18,6 +18,13 @@ export interface StartCommand {
   args: string[];
 }
 
+/** A build as its `npm start` runs it, under its name in the tables: where its files are, and its start command. */
+export interface NamedBuild<Name extends string = string> {
+  name: Name;
+  root: string;
+  start: StartCommand;
+}
+
 /** A revision (as given: `v3.0.0`, `762c6c9`, `main~3`) checked out at its full commit in a temporary worktree, given dependencies and built. */
 export interface RevisionBuild {
   revision: string;

@@ -38,9 +38,9 @@ import type { FileStorage, JournalStats } from '../extras/file-storage/index.js'
 import { encodePetRecord } from '../extras/file-storage/journal-format.js';
 import { startServer } from '../server/node/index.js';
 import { startCommandOf, withRevisionBuild } from './against.js';
-import type { StartCommand } from './against.js';
+import type { NamedBuild } from './against.js';
 import { environmentWithoutServerSettings } from './http.js';
-import { format, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
+import { format, median, pinnedTo, readWrk, ROOT, run, startProcess, stopProcess } from './support.js';
 
 const SCRIPT = resolve(import.meta.filename);
 const API_KEY = 'bench-file-storage-key';
@@ -49,11 +49,7 @@ const CONCURRENCIES = [1, 16, 64] as const;
 const STORAGES = ['memory', 'fsync', 'write'] as const;
 type StorageName = (typeof STORAGES)[number];
 /** A server built and started as its `npm start` runs it: this build, or the revision `--against` names. */
-interface BuiltServer {
-  name: 'this' | 'against';
-  root: string;
-  start: StartCommand;
-}
+type BuiltServer = NamedBuild<'this' | 'against'>;
 const WARMUP_SECONDS = 1;
 const BODY = '{"name":"bench pet","categoryId":7,"status":"available"}';
 
@@ -173,13 +169,8 @@ interface LoadResult {
 async function load(url: string, connections: number, seconds: number, script: string): Promise<LoadResult> {
   const command = [...(await pinnedTo(1)), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-s', script, `${url}/pets`];
   const { stdout } = await run(command[0] as string, command.slice(1), { timeout: (seconds + 30) * 1000 });
-  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
-  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
-  const errors = non2xx + (socket === null ? 0 : socket.slice(1).reduce((sum, value) => sum + Number(value), 0));
-  if (!Number.isFinite(requestsPerSecond)) throw new Error(`cannot read wrk output: ${stdout}`);
-  return { requestsPerSecond, requests, errors };
+  const { requestsPerSecond, requests, non2xx, socketErrors } = readWrk(stdout);
+  return { requestsPerSecond, requests, errors: non2xx + socketErrors };
 }
 
 /** One measured cell: creates/s and, for the file storage, syncs per create during the measured window. */

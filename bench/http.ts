@@ -6,7 +6,7 @@ import { captureAnswers, checkedAnswer, checkSameHeaders, createdCheck, errorChe
 import type { AnswerCheck } from './checks.js';
 import { BENCH_KEY, PREFILLED_PETS, prefillPets } from './servers/fixture.js';
 import { processCpuMicroseconds, threadCores } from './gauge-figures.js';
-import { hasCommand, median, pinnedTo, ROOT, run, startProcess, stopProcess } from './support.js';
+import { hasCommand, median, pinnedTo, readWrk, ROOT, run, startProcess, stopProcess } from './support.js';
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
 import type { RevisionBuild } from './against.js';
 import type { BenchSettings } from './settings.js';
@@ -99,21 +99,15 @@ export function luaScript(scenario: Scenario): string {
 /** wrk's keep-alive connections, on its one thread. */
 export const CONNECTIONS = 50;
 
-/** Milliseconds in wrk's units. */
-const WRK_UNITS: Record<string, number> = { us: 1 / 1000, ms: 1, s: 1000, m: 60_000 };
-
 /** Reads wrk's report, refusing any run with socket errors or an unexpected status class. */
 export function parseWrk(output: string, scenario: Scenario): WrkResult {
-  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s|m)\s/.exec(output);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
-  if (!(requestsPerSecond > 0) || p99 === null) throw new Error(`cannot read wrk output:\n${output}`);
-  if (/Socket errors/.test(output)) throw new Error(`wrk saw socket errors for ${scenario.name}:\n${output}`);
+  const { requestsPerSecond, p99Ms, requests, non2xx, socketErrors } = readWrk(output);
+  if (Number.isNaN(p99Ms)) throw new Error(`cannot read wrk output:\n${output}`);
+  if (socketErrors > 0) throw new Error(`wrk saw socket errors for ${scenario.name}:\n${output}`);
   // Every response is checked by class: a 2xx scenario must have no other answer, the 401 one only others.
   const isSuccess = scenario.expectedStatus < 300;
   if (isSuccess ? non2xx !== 0 : non2xx !== requests) throw new Error(`${scenario.name}: ${non2xx} of ${requests} responses were not ${isSuccess ? '2xx' : 'errors'}`);
-  return { requestsPerSecond, p99Ms: Number(p99[1]) * (WRK_UNITS[p99[2] as string] as number), requests };
+  return { requestsPerSecond, p99Ms, requests };
 }
 
 /** This process's environment without the project server's configuration, which the benchmark sets itself. */

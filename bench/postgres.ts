@@ -27,7 +27,7 @@ import { findPostgresBinaries, startPostgresCluster } from '../scripts/postgres-
 import { TOOLS_REGISTER } from '../test/tools/paths.js';
 import { startCommandOf, startCommandText, withRevisionBuild } from './against.js';
 import { CLOCK_TICKS_PER_SECOND, cpuTicksOfStat, processCpuMicroseconds, runNanosecondsOfSchedstat } from './gauge-figures.js';
-import { median, ROOT, run, startProcess, stopProcess } from './support.js';
+import { median, readWrk, ROOT, run, startProcess, stopProcess } from './support.js';
 import type { StartCommand } from './against.js';
 
 const API_KEY = 'bench-postgres-key';
@@ -95,23 +95,10 @@ const COMMIT_LATENCY_MS = Number(options['commit-latency']);
 /** Seconds of load on fresh server processes before the `scale` section measures. */
 const WARM_UP_SECONDS = Number(options['warm-up']);
 
-function milliseconds(text: string): number {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(text);
-  if (match === null) throw new Error(`cannot read wrk duration ${text}`);
-  return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
-}
-
 function parseWrk(output: string): Measurement {
-  const requests = /(\d+) requests in/.exec(output);
-  const rate = /Requests\/sec:\s+([\d.]+)/.exec(output);
-  const mean = /Latency\s+(\S+)/.exec(output);
-  const p50 = /\s50%\s+(\S+)/.exec(output);
-  const p99 = /\s99%\s+(\S+)/.exec(output);
-  if (rate?.[1] === undefined || mean?.[1] === undefined || p50?.[1] === undefined || p99?.[1] === undefined) throw new Error(`cannot read wrk output:\n${output}`);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? '0');
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
-  const socketErrors = socket === null ? 0 : socket.slice(1).reduce((sum, count) => sum + Number(count), 0);
-  return { requests: Number(requests?.[1] ?? '0'), serverCpuMicroseconds: 0, databaseCpuMicroseconds: 0, requestsPerSecond: Number(rate[1]), meanMs: milliseconds(mean[1]), p50Ms: milliseconds(p50[1]), p99Ms: milliseconds(p99[1]), errors: non2xx + socketErrors };
+  const { requests, requestsPerSecond, meanMs, p50Ms, p99Ms, non2xx, socketErrors } = readWrk(output);
+  if ([meanMs, p50Ms, p99Ms].some(Number.isNaN)) throw new Error(`cannot read wrk output:\n${output}`);
+  return { requests, serverCpuMicroseconds: 0, databaseCpuMicroseconds: 0, requestsPerSecond, meanMs, p50Ms, p99Ms, errors: non2xx + socketErrors };
 }
 
 /** How a server process runs: this checkout's sources through tsx, or a build as its `npm start` runs it (the `against` section: both builds alike, whatever their layout). */

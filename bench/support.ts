@@ -133,3 +133,22 @@ export async function heapPerPet(make: () => Promise<PetStorage>, count: number,
 export function format(value: number, decimals = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
+
+/** Milliseconds in wrk's units. */
+const WRK_UNITS: Record<string, number> = { us: 1 / 1000, ms: 1, s: 1000, m: 60_000 };
+
+/** Reads a wrk report: requests, rate, latencies in ms (NaN where wrk printed none), non-2xx answers and socket errors; throws on one without a rate. */
+export function readWrk(output: string) {
+  const count = (pattern: RegExp): number => Number(pattern.exec(output)?.[1] ?? 0);
+  const duration = (label: string): number => {
+    const match = new RegExp(`\\s${label}\\s+([\\d.]+)(us|ms|s|m)\\s`).exec(output);
+    return match === null ? Number.NaN : Number(match[1]) * (WRK_UNITS[match[2] as string] as number);
+  };
+  const requestsPerSecond = count(/Requests\/sec:\s+([\d.]+)/);
+  if (!(requestsPerSecond > 0)) throw new Error(`cannot read wrk output:\n${output}`);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  return {
+    requests: count(/(\d+) requests in/), requestsPerSecond, meanMs: duration('Latency'), p50Ms: duration('50%'), p99Ms: duration('99%'),
+    non2xx: count(/Non-2xx or 3xx responses:\s+(\d+)/), socketErrors: socket === null ? 0 : socket.slice(1).reduce((sum, value) => sum + Number(value), 0),
+  };
+}

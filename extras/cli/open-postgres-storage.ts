@@ -1,14 +1,10 @@
 import { PetstoreError } from '../../lib/index.js';
 import { createPostgresStorage, DEFAULT_LOCK_TIMEOUT, pooledQuery } from '../postgres/index.js';
-import type { PooledClient, PostgresStorage } from '../postgres/index.js';
+import type { PostgresStorage, QueryPool } from '../postgres/index.js';
 import { UsageError } from './command-line.js';
 
-/** The part of a `pg` Pool the server uses; described here so the typings need no `@types/pg` (pg is an optional peer). */
-export interface PgPool {
-  connect(): Promise<PooledClient>;
-  readonly totalCount: number;
-  readonly idleCount: number;
-  readonly waitingCount: number;
+/** The part of a `pg` Pool the server uses, the pooled query's and more; described here so the typings need no `@types/pg` (pg is an optional peer). */
+export interface PgPool extends QueryPool {
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
