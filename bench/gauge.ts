@@ -4,9 +4,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { commitOf, startCommandOf, startCommandText } from './against.js';
-import type { StartCommand } from './against.js';
+import type { NamedBuild, StartCommand } from './against.js';
 import { gaugeTable, processCpuMicroseconds, summariseRoute } from './gauge-figures.js';
 import type { RouteSamples } from './gauge-figures.js';
+import { errorCheck } from './checks.js';
 import { AGAINST, luaScript, parseWrk, SCENARIOS, startBenchServer, wrk } from './http.js';
 import { BENCH_KEY } from './servers/fixture.js';
 import { hasCommand, ROOT, run, runOnNode, stopProcess } from './support.js';
@@ -39,25 +40,22 @@ const LAST_RELEASE_COMMIT = '762c6c9';
 /** Where built revisions are kept between runs, one folder per commit. */
 const CACHE = resolve(ROOT, '.cache', 'gauge');
 
-/** A build the gauge starts: where its files are and how its `npm start` runs. */
-interface GaugeBuild {
-  name: string;
-  root: string;
-  start: StartCommand;
-}
-
 /** The comparison server `--against` may name instead of a revision. */
 const LEAN_FASTIFY = 'lean-fastify';
 
 /** What the gauge compares this build with: another revision of the project, or lean fastify. */
-type AgainstBuild = GaugeBuild | typeof LEAN_FASTIFY;
+type AgainstBuild = NamedBuild | typeof LEAN_FASTIFY;
 
 /** The requests the reads' warm-up sends; wrk needs a scenario for its URL, the script chooses the requests. */
+/** The bench's routes and two refusals, which a client or an attacker chooses as freely: a missing pet and a malformed query. */
+const ROUTES = [...SCENARIOS, ...([['/v1/pets/999999', 404], ['/v1/pets?limit=abc', 400]] as const).map(([path, status]) => (
+  { name: `GET ${path} (${status})`, method: 'GET', path, isAuthenticated: true, expectedStatus: status, check: errorCheck(status) } as const))];
+
 const READS_WARM_UP = SCENARIOS.find((scenario) => scenario.name === 'GET /v1/pets/42') as (typeof SCENARIOS)[number];
 
 /** A wrk script that sends the read routes in turn, so one warm-up readies them all. */
 function readsWarmUpScript(): string {
-  const requests = SCENARIOS.filter((scenario) => scenario.method === 'GET').map((scenario) => {
+  const requests = ROUTES.filter((scenario) => scenario.method === 'GET').map((scenario) => {
     const headers = scenario.isAuthenticated ? `{ ["Authorization"] = "Bearer ${BENCH_KEY}" }` : '{}';
     return `    wrk.format("GET", "${scenario.path}", ${headers}),`;
   });
@@ -125,7 +123,7 @@ function lockedVersion(lock: string, name: string): string | undefined {
  * itself has no dependencies. tsc writes the same JavaScript whether or not it finds the types of an
  * optional peer (`pg`), so a build whose only errors are missing modules is used, and says so.
  */
-async function revisionBuild(revision: string, log: (line: string) => void): Promise<GaugeBuild> {
+async function revisionBuild(revision: string, log: (line: string) => void): Promise<NamedBuild> {
   const commit = await commitOf(ROOT, revision);
   const folder = join(CACHE, commit);
   const marker = join(folder, 'built.json');
@@ -176,8 +174,8 @@ async function main(): Promise<void> {
     return;
   }
   const { route } = settings;
-  const routes = route === undefined ? SCENARIOS : SCENARIOS.filter((scenario) => scenario.name.includes(route));
-  if (routes.length === 0) throw new Error(`--route names no route: ${JSON.stringify(route)} is in none of ${SCENARIOS.map(({ name }) => name).join(', ')}`);
+  const routes = route === undefined ? ROUTES : ROUTES.filter((scenario) => scenario.name.includes(route));
+  if (routes.length === 0) throw new Error(`--route names no route: ${JSON.stringify(route)} is in none of ${ROUTES.map(({ name }) => name).join(', ')}`);
   if (settings.nodeMajor !== undefined && settings.nodeMajor !== process.versions.node.split('.')[0]) {
     process.exitCode = await runOnNode(settings.nodeMajor, ['--import', 'tsx', resolve(ROOT, 'bench', 'gauge.ts'), ...process.argv.slice(2)]);
     return;
@@ -189,7 +187,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   const againstRevision = settings.against ?? (await lastRelease());
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
-  const current: GaugeBuild = { name: 'this build', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
+  const current: NamedBuild = { name: 'this build', root: ROOT, start: startCommandOf(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))) };
   let against: AgainstBuild = LEAN_FASTIFY;
   if (againstRevision === LEAN_FASTIFY) {
     // Compiled by tsc as `npm run bench` compiles it (bench/tsconfig.json), so it runs through no loader.

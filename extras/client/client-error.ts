@@ -22,6 +22,8 @@ export class PetstoreClientError extends PetstoreError {
   constructor(code: ErrorCode, message: string, options: PetstoreClientErrorOptions = {}) {
     const { requestId, attempts, ...errorOptions } = options;
     super(code, message, errorOptions);
+    // The frames the engine's client errors go without (lib/errors.ts): here they show which call of the application failed.
+    Error.captureStackTrace?.(this, PetstoreClientError);
     this.name = 'PetstoreClientError';
     this.requestId = requestId;
     this.attempts = attempts ?? 1;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ERROR_CODES, isUnexpectedError, PetstoreError, toErrorBody } from '../../lib/index.js';
+import { createPetstore, ERROR_CODES, isUnexpectedError, PetstoreError, toErrorBody } from '../../lib/index.js';
 
 describe('errors', () => {
   test('PetstoreError carries the code, message and the status of its code', () => {
@@ -8,6 +8,19 @@ describe('errors', () => {
     assert.ok(error instanceof Error);
     assert.equal(error.name, 'PetstoreError');
     assert.deepEqual(error.toJSON(), { code: 'not_found', message: 'Pet 3 was not found', status: 404 });
+  });
+
+  test('a client error (4xx) carries no stack frames, a server error (5xx) keeps them, and the stack limit is left as it was', async () => {
+    const frames = (error: Error): number => (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).length;
+    const limit = Error.stackTraceLimit;
+    for (const code of ['not_found', 'validation_failed', 'method_not_allowed', 'insufficient_storage', 'internal_error'] as const) {
+      const error = new PetstoreError(code, 'what happened');
+      assert.equal(frames(error), ERROR_CODES[code] < 500 ? 0 : Math.min(limit, frames(new Error('here'))), code);
+      assert.match(error.stack ?? '', /^PetstoreError: what happened/);
+      assert.equal(Error.stackTraceLimit, limit);
+    }
+    const notFound = await createPetstore().getPet(1).catch((error: unknown) => error);
+    assert.ok(notFound instanceof PetstoreError && notFound.code === 'not_found' && frames(notFound) === 0);
   });
 
   test('PetstoreError includes details in its body only when given', () => {

@@ -86,6 +86,7 @@ describe('PetstoreClient', () => {
     }
     const missing = await failure(() => client.getPet(999));
     assert.deepEqual(missing.toJSON(), { code: 'not_found', message: 'Pet 999 was not found', status: 404 });
+    assert.match(missing.stack ?? '', /\n\s+at /, 'a client error keeps the frames that show which call failed');
     for (const id of [0, -1, 2 ** 60, 1e21]) assert.equal((await failure(() => client.getPet(id))).code, 'not_found', String(id));
     for (const id of [1.5, Number.NaN]) assert.equal((await failure(() => client.getPet(id))).code, 'invalid_parameter', String(id));
     for (const query of [{ limit: 1.5 }, { after: 2 ** 60 }]) assert.equal((await failure(() => client.listPets(query))).code, 'invalid_parameter');
