@@ -46,11 +46,11 @@ const LEAN_FASTIFY = 'lean-fastify';
 /** What the gauge compares this build with: another revision of the project, or lean fastify. */
 type AgainstBuild = NamedBuild | typeof LEAN_FASTIFY;
 
-/** The requests the reads' warm-up sends; wrk needs a scenario for its URL, the script chooses the requests. */
 /** The bench's routes and two refusals, which a client or an attacker chooses as freely: a missing pet and a malformed query. */
 const ROUTES = [...SCENARIOS, ...([['/v1/pets/999999', 404], ['/v1/pets?limit=abc', 400]] as const).map(([path, status]) => (
   { name: `GET ${path} (${status})`, method: 'GET', path, isAuthenticated: true, expectedStatus: status, check: errorCheck(status) } as const))];
 
+/** The requests the reads' warm-up sends; wrk needs a scenario for its URL, the script chooses the requests. */
 const READS_WARM_UP = SCENARIOS.find((scenario) => scenario.name === 'GET /v1/pets/42') as (typeof SCENARIOS)[number];
 
 /** A wrk script that sends the read routes in turn, so one warm-up readies them all. */
