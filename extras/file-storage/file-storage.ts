@@ -352,7 +352,7 @@ function fileStorage(held: Held, replayed: Replayed, options: { durability: Dura
   const { path, file, lock, watch } = held;
   const { index, scan } = replayed;
   const writer = new JournalWriter(file, scan.end, {
-    path, ...options, onCommit: (pet) => index.append(pet), isOwnedNow: () => watch.isSameNow() && lock.isHeldNow(),
+    path, ...options, onCommit: (pet) => index.append(pet), ownedSizeNow: () => (lock.isHeldNow() ? watch.sizeNow() : undefined),
     // The journal's ownership: its path still names the held file, and the lock file is still this process's.
     ownership: async () => {
       const [replaced, lockProblem] = await Promise.all([watch.problem(), lock.problem()]);

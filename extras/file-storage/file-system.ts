@@ -1,4 +1,4 @@
-import { constants, fstatSync, readSync, statSync, writeSync } from 'node:fs';
+import { constants, readSync, statSync, writeSync } from 'node:fs';
 import { copyFile, link, open, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { lockDescriptor } from './descriptor-lock.js';
 import type { DescriptorLock } from './descriptor-lock.js';
@@ -30,8 +30,8 @@ export interface StorageFile {
   /** Closes the file. */
   close(): Promise<void>;
   /**
-   * The synchronous forms of write, read and size, for the journal's writer, which checks and writes
-   * each batch in a few microseconds with them rather than a round trip to the thread pool per call.
+   * The synchronous forms of write and read, for the journal's writer, which checks and writes each
+   * batch in a few microseconds with them rather than a round trip to the thread pool per call.
    * Optional: a file without them is used through the asynchronous calls.
    */
   now?: SynchronousFile;
@@ -45,8 +45,6 @@ export interface SynchronousFile {
   write(buffer: Uint8Array, offset: number, length: number, position: number): number;
   /** Reads up to `length` bytes at `position` into `buffer` at `offset`; returns the count read. */
   read(buffer: Uint8Array, offset: number, length: number, position: number): number;
-  /** The file's current size in bytes (fstat). */
-  size(): number;
 }
 
 /** The file-system calls of the file storage (typed without Node's Buffer, so consumers need no @types/node), injectable so tests can simulate full disks and I/O errors. */
@@ -67,7 +65,7 @@ export interface StorageFileSystem {
   copyNewFile(source: string, destination: string): Promise<void>;
   /** Which file `path` names now: its device and inode numbers (stat), as `<dev>:<ino>`; the same string as StorageFile.identity() for that file. */
   identity(path: string): Promise<string>;
-  /** The synchronous form of `identity`, for the journal's writer's check of its lock (see StorageFile.now); optional. */
+  /** The synchronous form of `identity` with the file's size, for the journal's writer's checks of its lock and its journal (see StorageFile.now); optional. */
   now?: SynchronousFileSystem;
   /** `path` with every symbolic link in it resolved (realpath); fails with ENOENT when it names nothing. Optional: without it, paths are taken as they are. */
   realPath?(path: string): Promise<string>;
@@ -79,8 +77,8 @@ export interface StorageFileSystem {
 export interface SynchronousFileSystem {
   /** The file system these calls belong to: a copy of it with other calls is used through its asynchronous calls. */
   readonly of: StorageFileSystem;
-  /** Which file `path` names now, as StorageFileSystem.identity. */
-  identity(path: string): string;
+  /** Which file `path` names now, as StorageFileSystem.identity, and its size in bytes: one stat. */
+  status(path: string): { identity: string; size: number };
 }
 
 /** The synchronous calls of `file` when it has them and is the very file they belong to (not a copy with other calls); undefined otherwise. */
@@ -93,9 +91,9 @@ export function synchronousFileSystem(fileSystem: StorageFileSystem): Synchronou
   return fileSystem.now?.of === fileSystem ? fileSystem.now : undefined;
 }
 
-/** Device and inode numbers as one string; bigint, since an inode number may exceed 2^53. */
-function identityOf(stats: { dev: bigint; ino: bigint }): string {
-  return `${stats.dev}:${stats.ino}`;
+/** Device and inode numbers as one string (bigint, since an inode number may exceed 2^53), and the size. */
+function statusOf(stats: { dev: bigint; ino: bigint; size: bigint }): { identity: string; size: number } {
+  return { identity: `${stats.dev}:${stats.ino}`, size: Number(stats.size) };
 }
 
 /** The real file system, through node:fs/promises. */
@@ -109,7 +107,7 @@ export const nodeFileSystem: StorageFileSystem = {
       sync: () => handle.sync(),
       truncate: (length) => handle.truncate(length),
       size: async () => (await handle.stat()).size,
-      identity: async () => identityOf(await handle.stat({ bigint: true })),
+      identity: async () => statusOf(await handle.stat({ bigint: true })).identity,
       linkCount: async () => (await handle.stat()).nlink,
       lock: () => lockDescriptor(handle.fd),
       close: () => handle.close(),
@@ -118,7 +116,6 @@ export const nodeFileSystem: StorageFileSystem = {
       of: file,
       write: (buffer, offset, length, position) => writeSync(handle.fd, buffer, offset, length, position),
       read: (buffer, offset, length, position) => readSync(handle.fd, buffer, offset, length, position),
-      size: () => fstatSync(handle.fd).size,
     };
     return file;
   },
@@ -128,11 +125,11 @@ export const nodeFileSystem: StorageFileSystem = {
   rename: (oldPath, newPath) => rename(oldPath, newPath),
   unlink: (path) => unlink(path),
   copyNewFile: (source, destination) => copyFile(source, destination, constants.COPYFILE_EXCL),
-  identity: async (path) => identityOf(await stat(path, { bigint: true })),
+  identity: async (path) => statusOf(await stat(path, { bigint: true })).identity,
   realPath: (path) => realpath(path),
   listDirectory: (path) => readdir(path),
 };
-nodeFileSystem.now = { of: nodeFileSystem, identity: (path) => identityOf(statSync(path, { bigint: true })) };
+nodeFileSystem.now = { of: nodeFileSystem, status: (path) => statusOf(statSync(path, { bigint: true })) };
 
 /** Syncs a directory, so a file created or renamed in it survives power loss. */
 export async function syncDirectory(fileSystem: StorageFileSystem, directory: string): Promise<void> {

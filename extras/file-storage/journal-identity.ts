@@ -33,13 +33,13 @@ export class JournalWatch {
     this.#identity = options.identity;
   }
 
-  /** Whether the path provably names the held file now, by a synchronous `stat`; false when it may not, or cannot be asked so (then `problem` says). */
-  isSameNow(): boolean {
-    const now = synchronousFileSystem(this.#fileSystem);
+  /** The held file's size, by a synchronous `stat` of the path, when the path provably names that file now; undefined when it may not, or cannot be asked so (then `problem` says). */
+  sizeNow(): number | undefined {
     try {
-      return now?.identity(this.#path) === this.#identity;
+      const status = synchronousFileSystem(this.#fileSystem)?.status(this.#path);
+      return status?.identity === this.#identity ? status.size : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   }
 

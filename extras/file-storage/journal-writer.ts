@@ -29,8 +29,8 @@ export interface JournalWriterOptions {
    * acknowledged.
    */
   ownership: () => Promise<OwnershipProblem | string | undefined>;
-  /** The same check made synchronously: true when the lock is provably this process's now; false sends the writer to `ownership`. Optional. */
-  isOwnedNow?: () => boolean;
+  /** The same check made synchronously: the journal's size when the lock and the journal's path are provably this process's now; undefined sends the writer to `ownership`. Optional. */
+  ownedSizeNow?: () => number | undefined;
   log: (line: string) => void;
 }
 
@@ -202,9 +202,9 @@ export class JournalWriter {
 
   /** Why the journal may no longer be this writer's alone: the lock, or a size that is not where this writer left it (another process appended or cut). */
   async #ownershipProblem(end: number): Promise<OwnershipProblem | string | undefined> {
-    // The same two checks with synchronous calls where the lock and the file have them (some 10 us in all); any doubt goes the asynchronous way, which says why.
-    const now = synchronousFile(this.#file);
-    if (now !== undefined && this.#options.isOwnedNow?.() === true) return this.#sizeProblem(now.size(), end);
+    // The same two checks with synchronous calls where the lock and the file system have them (three calls, a few microseconds); any doubt goes the asynchronous way, which says why.
+    const sizeNow = this.#options.ownedSizeNow?.();
+    if (sizeNow !== undefined) return this.#sizeProblem(sizeNow, end);
     const [problem, size] = await Promise.all([this.#options.ownership(), this.#file.size()]);
     return problem ?? this.#sizeProblem(size, end);
   }

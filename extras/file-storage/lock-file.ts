@@ -320,7 +320,7 @@ function heldLock(acquisition: Acquisition): HeldLock {
       const systemNow = synchronousFileSystem(fileSystem);
       if (fileNow === undefined || systemNow === undefined) return false;
       try {
-        if (systemNow.identity(lockPath) !== identity) return false;
+        if (systemNow.status(lockPath).identity !== identity) return false;
         const buffer = (lockBuffer ??= Buffer.alloc(MAX_LOCK_SIZE));
         const count = fileNow.read(buffer, 0, buffer.length, 0);
         return buffer.toString('utf8', 0, count) === content;
