@@ -123,12 +123,6 @@ async function stopServers(servers: readonly Server[]): Promise<void> {
   await Promise.all(servers.map((server) => stopProcess(server.child)));
 }
 
-/** User plus system CPU ticks a process has used, 0 once it is gone. */
-async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat === undefined ? 0 : cpuTicksOfStat(stat);
-}
-
 /** The processes of a PostgreSQL cluster: the postmaster and its children (backends, writers). */
 async function clusterPids(dataDirectory: string): Promise<number[]> {
   const postmaster = Number((await readFile(join(dataDirectory, 'postmaster.pid'), 'utf8')).split('\n')[0]);
@@ -141,8 +135,10 @@ async function clusterPids(dataDirectory: string): Promise<number[]> {
   return [postmaster, ...children];
 }
 
+/** User plus system CPU ticks the processes have used, none for one that is gone. */
 async function totalTicks(pids: readonly number[]): Promise<number> {
-  return (await Promise.all(pids.map(cpuTicks))).reduce((sum, ticks) => sum + ticks, 0);
+  const stats = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined)));
+  return stats.reduce((sum, stat) => sum + (stat === undefined ? 0 : cpuTicksOfStat(stat)), 0);
 }
 
 let databaseDirectory = '';
@@ -182,10 +178,6 @@ async function loadOnly(servers: readonly Server[], script: string, connections:
     p99Ms: Math.max(...outputs.map((result) => result.p99Ms)),
     errors: outputs.reduce((sum, result) => sum + result.errors, 0),
   };
-}
-
-function fixed(value: number, decimals: number): string {
-  return value.toFixed(decimals);
 }
 
 function row(cells: readonly (string | number)[]): string {
@@ -291,11 +283,11 @@ function printOverhead(print: Print, pick: Pick): void {
   for (const operation of ['create', 'list'] as const) {
     const memory = (field: keyof Measurement): number => pick('serial memory', operation, field);
     const postgres = (field: keyof Measurement): number => pick('serial postgres', operation, field);
-    print(row(['memory', operation, ...latencies.map((field) => fixed(memory(field), 3)), fixed(memory('serverCpuMicroseconds'), 0), '–']));
-    const postgresCpu = fixed(postgres('databaseCpuMicroseconds'), 0);
-    print(row(['postgres', operation, ...latencies.map((field) => fixed(postgres(field), 3)), fixed(postgres('serverCpuMicroseconds'), 0), postgresCpu]));
-    const overhead = latencies.slice(0, 2).map((field) => fixed(postgres(field) - memory(field), 3));
-    print(row(['**postgres − memory**', operation, ...overhead, '', fixed(postgres('serverCpuMicroseconds') - memory('serverCpuMicroseconds'), 0), postgresCpu]));
+    print(row(['memory', operation, ...latencies.map((field) => memory(field).toFixed(3)), memory('serverCpuMicroseconds').toFixed(0), '–']));
+    const postgresCpu = postgres('databaseCpuMicroseconds').toFixed(0);
+    print(row(['postgres', operation, ...latencies.map((field) => postgres(field).toFixed(3)), postgres('serverCpuMicroseconds').toFixed(0), postgresCpu]));
+    const overhead = latencies.slice(0, 2).map((field) => (postgres(field) - memory(field)).toFixed(3));
+    print(row(['**postgres − memory**', operation, ...overhead, '', (postgres('serverCpuMicroseconds') - memory('serverCpuMicroseconds')).toFixed(0), postgresCpu]));
   }
   print('');
 }
@@ -308,12 +300,12 @@ function printThroughput(print: Print, pick: Pick, spread: Spread): void {
     print(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
     const memoryKey = `${core} memory 1`;
     const cpu = (key: string, operation: 'create' | 'list'): string =>
-      `${fixed(pick(key, operation, 'serverCpuMicroseconds'), 0)} + ${fixed(pick(key, operation, 'databaseCpuMicroseconds'), 0)}`;
+      `${pick(key, operation, 'serverCpuMicroseconds').toFixed(0)} + ${pick(key, operation, 'databaseCpuMicroseconds').toFixed(0)}`;
     for (const [name, processes] of [['memory', 1], ['postgres', 1], ['postgres', 2], ['postgres', 4]] as const) {
       const key = `${core} ${name} ${processes}`;
       const rate = (operation: 'create' | 'list'): number => pick(key, operation, 'requestsPerSecond');
-      const figures = (operation: 'create' | 'list'): string[] => [fixed(rate(operation), 0), spread(key, operation), fixed(pick(key, operation, 'p99Ms'), 1)];
-      const versusMemory = (operation: 'create' | 'list'): string => fixed(rate(operation) / pick(memoryKey, operation, 'requestsPerSecond'), 2);
+      const figures = (operation: 'create' | 'list'): string[] => [rate(operation).toFixed(0), spread(key, operation), pick(key, operation, 'p99Ms').toFixed(1)];
+      const versusMemory = (operation: 'create' | 'list'): string => (rate(operation) / pick(memoryKey, operation, 'requestsPerSecond')).toFixed(2);
       print(row([name, processes, ...figures('create'), ...figures('list'), versusMemory('create'), versusMemory('list'), cpu(key, 'create'), cpu(key, 'list')]));
     }
     print('');
@@ -326,7 +318,7 @@ function printAsynchronousCommit(print: Print, pick: Pick, spread: Spread): void
   print(row(['processes', 'connections', 'create req/s', '(range)', 'create mean ms', 'create p99 ms']));
   print(row(['---:', '---:', '---:', '---:', '---:', '---:']));
   for (const [key, processes, connections] of [['nosync serial postgres', 1, 1], ['nosync postgres 1', 1, CONNECTIONS], ['nosync postgres 2', 2, CONNECTIONS]] as const) {
-    print(row([processes, connections, fixed(pick(key, 'create', 'requestsPerSecond'), 0), spread(key, 'create'), fixed(pick(key, 'create', 'meanMs'), 3), fixed(pick(key, 'create', 'p99Ms'), 1)]));
+    print(row([processes, connections, pick(key, 'create', 'requestsPerSecond').toFixed(0), spread(key, 'create'), pick(key, 'create', 'meanMs').toFixed(3), pick(key, 'create', 'p99Ms').toFixed(1)]));
   }
 }
 
@@ -340,7 +332,7 @@ async function runHttpBenchmark(pool: pg.Pool, databaseUrl: string, print: Print
     const pick: Pick = (key, operation, field) => median((results.get(key) ?? []).map((result) => result[operation][field]));
     const spread: Spread = (key, operation) => {
       const rates = (results.get(key) ?? []).map((result) => result[operation].requestsPerSecond);
-      return `${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)}`;
+      return `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`;
     };
     print(`All figures are medians over ${ROUNDS} interleaved rounds (the range of req/s across rounds is shown too).`);
     print('');
@@ -423,7 +415,7 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
     print(`## This build against ${builds[1]?.name ?? revision}, same rounds, pinned layout, ${CONNECTIONS} connections`);
     print('');
     print(
-      `Each round measures both builds (alternating which goes first), each compiled and started as its \`npm start\` runs it: creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms once in every insert statement's transaction, however many creates it carries, as a commit's latency is paid once per transaction (a global insert lock would allow ${fixed(1000 / COMMIT_LATENCY_MS, 0)}/s). `
+      `Each round measures both builds (alternating which goes first), each compiled and started as its \`npm start\` runs it: creates, then lists, through 1 fresh server process; then creates through 2 server processes while an AFTER INSERT trigger sleeps ${COMMIT_LATENCY_MS} ms once in every insert statement's transaction, however many creates it carries, as a commit's latency is paid once per transaction (a global insert lock would allow ${(1000 / COMMIT_LATENCY_MS).toFixed(0)}/s). `
       + `${SECONDS} s of wrk after a 1 s warm-up; medians over ${ROUNDS} rounds; the ratio is the median of the ratios within each round.`,
     );
     print('');
@@ -433,16 +425,16 @@ async function runAgainstBenchmark(pool: pg.Pool, databaseUrl: string, revision:
     for (const [label, field] of measures) {
       const rates = (runs: readonly BuildRound[]): number[] => runs.map((result) => result[field].requestsPerSecond);
       const pickOf = (runs: readonly BuildRound[], name: keyof Measurement): number => median(runs.map((result) => result[field][name]));
-      const range = (runs: readonly BuildRound[]): string => `${fixed(Math.min(...rates(runs)), 0)}–${fixed(Math.max(...rates(runs)), 0)}`;
-      const cpu = (runs: readonly BuildRound[]): string => `${fixed(pickOf(runs, 'serverCpuMicroseconds'), 0)} + ${fixed(pickOf(runs, 'databaseCpuMicroseconds'), 0)}`;
+      const range = (runs: readonly BuildRound[]): string => `${Math.min(...rates(runs)).toFixed(0)}–${Math.max(...rates(runs)).toFixed(0)}`;
+      const cpu = (runs: readonly BuildRound[]): string => `${pickOf(runs, 'serverCpuMicroseconds').toFixed(0)} + ${pickOf(runs, 'databaseCpuMicroseconds').toFixed(0)}`;
       const ratio = median(now.map((result, round) => result[field].requestsPerSecond / (then[round]?.[field].requestsPerSecond ?? Number.NaN)));
-      print(row([label, fixed(pickOf(now, 'requestsPerSecond'), 0), range(now), fixed(pickOf(then, 'requestsPerSecond'), 0), range(then), `**${fixed(ratio, 2)}×**`, cpu(now), cpu(then), `${fixed(pickOf(now, 'p99Ms'), 1)} / ${fixed(pickOf(then, 'p99Ms'), 1)}`]));
+      print(row([label, pickOf(now, 'requestsPerSecond').toFixed(0), range(now), pickOf(then, 'requestsPerSecond').toFixed(0), range(then), `**${ratio.toFixed(2)}×**`, cpu(now), cpu(then), `${pickOf(now, 'p99Ms').toFixed(1)} / ${pickOf(then, 'p99Ms').toFixed(1)}`]));
     }
     for (const operation of ['create', 'list'] as const) {
       const inMemory = median(memory.map((result) => result[operation].requestsPerSecond));
-      const share = (runs: readonly BuildRound[]): string => fixed(median(runs.map((result, round) => result[operation].requestsPerSecond / (memory[round]?.[operation].requestsPerSecond ?? Number.NaN))), 2);
+      const share = (runs: readonly BuildRound[]): string => median(runs.map((result, round) => result[operation].requestsPerSecond / (memory[round]?.[operation].requestsPerSecond ?? Number.NaN))).toFixed(2);
       print('');
-      print(`${operation}s in memory, this build, same rounds: ${fixed(inMemory, 0)}/s (CPU ${fixed(median(memory.map((result) => result[operation].serverCpuMicroseconds)), 0)} µs/req); PostgreSQL against memory: this build ${share(now)}×, ${builds[1]?.name ?? revision} ${share(then)}×.`);
+      print(`${operation}s in memory, this build, same rounds: ${inMemory.toFixed(0)}/s (CPU ${median(memory.map((result) => result[operation].serverCpuMicroseconds)).toFixed(0)} µs/req); PostgreSQL against memory: this build ${share(now)}×, ${builds[1]?.name ?? revision} ${share(then)}×.`);
     }
     const errors = [...now, ...then].reduce((sum, result) => sum + result.create.errors + result.list.errors + result.slowCreate.errors, 0)
       + memory.reduce((sum, result) => sum + result.create.errors + result.list.errors, 0);
@@ -625,7 +617,7 @@ async function runScaleBenchmark(pool: pg.Pool, databaseUrl: string, print: Prin
       process.stderr.write(`scale round ${round} of ${ROUNDS}\n`);
       for (const processes of round % 2 === 1 ? counts : [...counts].reverse()) {
         const measured = await measureScale(pool, databaseUrl, launch, processes);
-        process.stderr.write(`  ${processes} process(es): ${fixed(measured.createsPerSecond, 0)} creates/s, server ${fixed(measured.serverCpuMicroseconds, 0)} µs (main thread ${fixed(measured.mainThreadCpuMicroseconds, 0)}), PostgreSQL ${fixed(measured.databaseCpuMicroseconds, 0)} µs, ${fixed(measured.rowsPerStatement, 1)} rows/statement\n`);
+        process.stderr.write(`  ${processes} process(es): ${measured.createsPerSecond.toFixed(0)} creates/s, server ${measured.serverCpuMicroseconds.toFixed(0)} µs (main thread ${measured.mainThreadCpuMicroseconds.toFixed(0)}), PostgreSQL ${measured.databaseCpuMicroseconds.toFixed(0)} µs, ${measured.rowsPerStatement.toFixed(1)} rows/statement\n`);
         results.set(processes, [...(results.get(processes) ?? []), measured]);
       }
     }
@@ -647,7 +639,7 @@ async function runScaleBenchmark(pool: pg.Pool, databaseUrl: string, print: Prin
     const pickOf = (field: keyof ScaleRun): number => median(runs.map((result) => result[field]));
     const rates = runs.map((result) => result.createsPerSecond);
     const sum = (field: 'errors' | 'cursorFaults'): number => runs.reduce((total, result) => total + result[field], 0);
-    print(row([processes, fixed(pickOf('createsPerSecond'), 0), `${fixed(Math.min(...rates), 0)}–${fixed(Math.max(...rates), 0)}`, fixed(pickOf('serverCpuMicroseconds'), 0), fixed(pickOf('mainThreadCpuMicroseconds'), 0), fixed(pickOf('databaseCpuMicroseconds'), 0), fixed(pickOf('clientCpuMicroseconds'), 0), fixed(pickOf('rowsPerStatement'), 1), fixed(pickOf('p99Ms'), 1), sum('cursorFaults'), sum('errors'), runs.map((result) => fixed(result.load, 1)).join(', ')]));
+    print(row([processes, pickOf('createsPerSecond').toFixed(0), `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`, pickOf('serverCpuMicroseconds').toFixed(0), pickOf('mainThreadCpuMicroseconds').toFixed(0), pickOf('databaseCpuMicroseconds').toFixed(0), pickOf('clientCpuMicroseconds').toFixed(0), pickOf('rowsPerStatement').toFixed(1), pickOf('p99Ms').toFixed(1), sum('cursorFaults'), sum('errors'), runs.map((result) => result.load.toFixed(1)).join(', ')]));
   }
   print('');
 }
