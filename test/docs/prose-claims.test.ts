@@ -41,7 +41,7 @@ function tableAfter(markdown: string, heading: string): string[][] {
 /** Flags of other programs the documents name, each with the program: none of them is a flag of petstore-reference. */
 const OTHER_PROGRAMS: Readonly<Record<string, string>> = {
   '--no-save': 'npm install', '--save-dev': 'npm install', '--omit': 'npm ci', '--import': 'node', '--test': 'node', '--cpu-prof': 'node', '--cpu-prof-interval': 'node',
-  '--max-old-space-size': 'node', '--single-threaded-gc': 'node', '--no-memory-reducer': 'node', '--trace-gc': 'node', '--bindir': 'pg_config', '--extends': 'redocly lint', '--detach': 'git worktree add',
+  '--max-old-space-size': 'node', '--single-threaded-gc': 'node', '--no-memory-reducer': 'node', '--trace-gc': 'node', '--trace-deopt': 'node', '--bindir': 'pg_config', '--extends': 'redocly lint', '--detach': 'git worktree add',
   '--tool': 'valgrind', '--name': 'the placeholder of "--name value" in docs/operations.md',
   '--prot': 'the unknown flag of docs/operations.md\'s table of what stops a start',
   '--api-keys': 'the flag docs/operations.md says is refused, so that no key is on a command line',
