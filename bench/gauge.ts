@@ -29,6 +29,8 @@ Options:
   --rounds <n>      rounds, each with a fresh process of each build (default 4)
   --duration <s>    whole seconds of wrk measured per route, build and round (default 1)
   --warmup <s>      whole seconds of wrk before each measurement, not counted (default 1)
+  --idle <s>        seconds both servers idle after their start and fill, before the warm-up
+                    (default 0): 15 shows a fall that comes after an idle spell, as Node 20's did
   --route <text>    measure only the routes whose name contains the text, e.g. 'POST /v1/pets (201)'
                     (the reads still warm up together first, as in a whole run)
   --help            print this and exit
@@ -70,6 +72,7 @@ interface GaugeSettings {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
+  idleSeconds: number;
   route: string | undefined;
   isHelp: boolean;
 }
@@ -83,14 +86,15 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
       rounds: { type: 'string', default: '4' },
       duration: { type: 'string', default: '1' },
       warmup: { type: 'string', default: '1' },
+      idle: { type: 'string', default: '0' },
       route: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   // wrk takes whole seconds.
-  const positive = (name: 'rounds' | 'duration' | 'warmup'): number => {
+  const whole = (name: 'rounds' | 'duration' | 'warmup' | 'idle', least = 1): number => {
     const value = Number(values[name]);
-    if (!(Number.isSafeInteger(value) && value > 0)) throw new Error(`--${name} needs a positive whole number, not ${JSON.stringify(values[name])}`);
+    if (!(Number.isSafeInteger(value) && value >= least)) throw new Error(`--${name} needs a whole number of at least ${least}, not ${JSON.stringify(values[name])}`);
     return value;
   };
   if (values.against !== undefined && !/^[^\s-][^\s\x00-\x1f\x7f]*$/.test(values.against)) {
@@ -98,7 +102,7 @@ function readGaugeSettings(argv: readonly string[]): GaugeSettings {
   }
   if (values.node !== undefined && !/^\d+$/.test(values.node)) throw new Error(`--node needs a Node major such as 26, not ${JSON.stringify(values.node)}`);
   const { against, node: nodeMajor, route, help: isHelp } = values;
-  return { against, nodeMajor, rounds: positive('rounds'), durationSeconds: positive('duration'), warmupSeconds: positive('warmup'), route, isHelp };
+  return { against, nodeMajor, rounds: whole('rounds'), durationSeconds: whole('duration'), warmupSeconds: whole('warmup'), idleSeconds: whole('idle', 0), route, isHelp };
 }
 
 /** The last release: its tag when it has one, else the commit it was made from. */
@@ -109,10 +113,8 @@ async function lastRelease(): Promise<string> {
 
 /** The version of a package a package-lock.json pins, or undefined. */
 function lockedVersion(lock: string, name: string): string | undefined {
-  const parsed: unknown = JSON.parse(lock);
-  if (typeof parsed !== 'object' || parsed === null || !('packages' in parsed) || typeof parsed.packages !== 'object' || parsed.packages === null) return undefined;
-  const entry: unknown = (parsed.packages as Record<string, unknown>)[`node_modules/${name}`];
-  return typeof entry === 'object' && entry !== null && 'version' in entry && typeof entry.version === 'string' ? entry.version : undefined;
+  const entry = (JSON.parse(lock) as { packages?: Record<string, { version?: unknown } | null> } | null)?.packages?.[`node_modules/${name}`];
+  return typeof entry?.version === 'string' ? entry.version : undefined;
 }
 
 /**
@@ -217,6 +219,7 @@ async function main(): Promise<void> {
         for (const build of builds) servers.push({ isCurrent: build === current, ...(await startBuild(build)) });
         // The reads warm up together, so the store still holds the 1,000 pets when they are measured;
         // each create warms up on its own, after the reads.
+        await new Promise((resolveIdle) => setTimeout(resolveIdle, settings.idleSeconds * 1000));
         for (const server of servers) await wrk(server.origin, READS_WARM_UP, readsWarmUp, settings.warmupSeconds, 50);
         for (const [index, scenario] of routes.entries()) {
           // Which build goes first alternates route by route and round by round.
@@ -244,7 +247,7 @@ async function main(): Promise<void> {
   const summaries = samples.map(summariseRoute);
   const loadAfter = loadavg();
   log('');
-  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${against === LEAN_FASTIFY ? 'bench/servers/fastify.ts, its lean server' : startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(`Server CPU per request (the run time of all the server's threads, from /proc), medians of ${settings.rounds} rounds of ${settings.durationSeconds} s after ${settings.idleSeconds > 0 ? `${settings.idleSeconds} s idle and ` : ''}${settings.warmupSeconds} s of warm-up, wrk -t1 -c50 on core 1, each server on core 0; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, this build ${headCommit}${isClean ? '' : ' with uncommitted changes to lib/, server/ or extras/cli/'} against ${againstRevision} (${against === LEAN_FASTIFY ? 'bench/servers/fastify.ts, its lean server' : startCommandText(against.start)}); load average ${loadBefore[0]?.toFixed(2)} before, ${loadAfter[0]?.toFixed(2)} after; ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   log('');
   log(gaugeTable(summaries, againstRevision));
   const slower = summaries.filter((summary) => summary.isSlower);

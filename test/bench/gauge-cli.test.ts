@@ -29,3 +29,20 @@ test('bench:gauge --help names --route', async () => {
   assert.equal(code, 0);
   assert.match(stdout, /--route <text> {4}measure only the routes whose name contains the text/);
 });
+
+test('bench:gauge --idle takes whole seconds from 0, and refuses others before it builds anything', async () => {
+  for (const idle of ['-1', '1.5', 'abc']) {
+    const { code, stderr } = await gauge(`--idle=${idle}`);
+    assert.equal(code, 1);
+    assert.equal(stderr, `bench:gauge: --idle needs a whole number of at least 0, not ${JSON.stringify(idle)}\n`);
+  }
+  const { code, stdout } = await gauge('--help', '--idle', '0');
+  assert.equal(code, 0);
+  assert.match(stdout, /--idle <s> {8}seconds both servers idle after their start and fill, before the warm-up/);
+});
+
+test('bench:gauge --rounds still needs at least 1', async () => {
+  const { code, stderr } = await gauge('--rounds', '0');
+  assert.equal(code, 1);
+  assert.match(stderr, /--rounds needs a whole number of at least 1, not "0"/);
+});
