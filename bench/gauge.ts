@@ -217,9 +217,9 @@ async function main(): Promise<void> {
       const busy = new Map<boolean, number>();
       try {
         for (const build of builds) servers.push({ isCurrent: build === current, ...(await startBuild(build)) });
+        await new Promise((resolveIdle) => setTimeout(resolveIdle, settings.idleSeconds * 1000));
         // The reads warm up together, so the store still holds the 1,000 pets when they are measured;
         // each create warms up on its own, after the reads.
-        await new Promise((resolveIdle) => setTimeout(resolveIdle, settings.idleSeconds * 1000));
         for (const server of servers) await wrk(server.origin, READS_WARM_UP, readsWarmUp, settings.warmupSeconds, 50);
         for (const [index, scenario] of routes.entries()) {
           // Which build goes first alternates route by route and round by round.

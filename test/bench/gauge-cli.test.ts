@@ -41,7 +41,7 @@ test('bench:gauge --idle takes whole seconds from 0, and refuses others before i
   assert.match(stdout, /--idle <s> {8}seconds both servers idle after their start and fill, before the warm-up/);
 });
 
-test('bench:gauge --rounds still needs at least 1', async () => {
+test('bench:gauge --rounds needs at least 1', async () => {
   const { code, stderr } = await gauge('--rounds', '0');
   assert.equal(code, 1);
   assert.match(stderr, /--rounds needs a whole number of at least 1, not "0"/);
